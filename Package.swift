@@ -1,0 +1,20 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+  name: "ObservableKit",
+  platforms: [.macOS(.v10_15), .iOS(.v13), .tvOS(.v13), .watchOS(.v6)],
+  products: [
+    .library(name: "ObservableKit", targets: ["ObservableKit"]),
+    .library(name: "Observable", targets: ["Observable"]),
+  ],
+  targets: [
+    // The lock, the atomic epoch and the thread-local delivery frame, in C so that they
+    // work on every OS version the package supports (Synchronization needs macOS 15).
+    .target(name: "ObservableKitShims"),
+    .target(name: "ObservableKit", dependencies: ["ObservableKitShims"]),
+    .target(name: "Observable", dependencies: ["ObservableKit"]),
+    .testTarget(name: "ObservableKitTests", dependencies: ["ObservableKit"]),
+  ],
+  swiftLanguageModes: [.v6]
+)

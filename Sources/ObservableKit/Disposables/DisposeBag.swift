@@ -1,0 +1,94 @@
+/// A container that disposes everything added to it, when you call ``dispose()`` or when
+/// the bag deinitializes.
+///
+/// ```swift
+/// let bag = DisposeBag()
+/// scoreChanged.observe { score in print(score) }.disposeWith(bag)
+/// ```
+///
+/// - A bag is thread-safe: add and dispose from any thread.
+/// - Disposing is final. A disposable added to a disposed bag is disposed at once.
+/// - Disposing stops every subscription in the bag before it runs any other disposable or
+///   releases any captured state, so a handler's teardown can never deliver to a sibling
+///   handler of the same bag. Other disposables are then disposed in the order added.
+/// - Entries that were disposed elsewhere are dropped as the bag grows, so a long-lived bag
+///   holds at most about twice its live entries.
+/// - No lock is held while disposables or deinitializers run, so disposing a bag from inside
+///   a handler, or adding to it from a disposal, is safe.
+public final class DisposeBag: Disposable {
+  private struct State {
+    var entries: ContiguousArray<any Disposable> = []
+    var isDisposed = false
+    var isPruning = false
+    var pruneThreshold = DisposeBag.minimumPruneThreshold
+  }
+
+  private static let minimumPruneThreshold = 32
+  private let state = Locked(State())
+
+  /// Creates an empty bag.
+  public init() {}
+
+  deinit {
+    dispose()
+  }
+
+  /// Adds `disposable` to the bag; disposes it at once if the bag was disposed.
+  public func addDisposable(_ disposable: any Disposable) {
+    enum Action { case none, disposeNow, prune(ContiguousArray<any Disposable>) }
+    let action = state.withLock { state -> Action in
+      if state.isDisposed { return .disposeNow }
+      state.entries.append(disposable)
+      guard state.entries.count >= state.pruneThreshold, !state.isPruning else { return .none }
+      state.isPruning = true
+      defer { state.entries = [] }
+      return .prune(state.entries)
+    }
+    switch action {
+    case .none: break
+    case .disposeNow: disposable.dispose()
+    case .prune(let taken): prune(taken)
+    }
+  }
+
+  /// Disposes everything in the bag, now and whatever is added later. Idempotent.
+  public func dispose() {
+    let taken = state.withLock { state in
+      state.isDisposed = true
+      defer { state.entries = [] }
+      return state.entries
+    }
+    Self.dispose(taken)
+  }
+
+  /// Whether ``dispose()`` has been called.
+  public var isDisposed: Bool { state.withLock { $0.isDisposed } }
+
+  /// Drops entries that were disposed elsewhere. `isDisposed` may be user code, so it runs
+  /// outside the lock; entries added meanwhile stay after the survivors, in order.
+  private func prune(_ taken: ContiguousArray<any Disposable>) {
+    let survivors = ContiguousArray(taken.filter { !$0.isDisposed })
+    let orphans = state.withLock { state -> ContiguousArray<any Disposable>? in
+      state.isPruning = false
+      if state.isDisposed { return survivors }
+      state.entries = survivors + state.entries
+      state.pruneThreshold = max(Self.minimumPruneThreshold, state.entries.count * 2)
+      return nil
+    }
+    if let orphans { Self.dispose(orphans) }
+  }
+
+  private static func dispose(_ entries: ContiguousArray<any Disposable>) {
+    var deferred: ContiguousArray<Any> = []
+    var others: ContiguousArray<any Disposable> = []
+    for entry in entries {
+      if let subscription = entry as? any DeferredReleaseDisposable {
+        if let held = subscription.stop() { deferred.append(held) }
+      } else {
+        others.append(entry)
+      }
+    }
+    for other in others { other.dispose() }
+    withExtendedLifetime(deferred) {}
+  }
+}

@@ -1,0 +1,78 @@
+/// A typed event that calls its observers' handlers each time it is notified.
+///
+/// ```swift
+/// let scoreChanged = ObservableEvent<Int>()
+/// let token = scoreChanged.observe { score in print("score:", score) }
+/// scoreChanged.notifyObservers(1000)   // prints "score: 1000"
+/// token.dispose()
+/// ```
+///
+/// The value may be a tuple, observed with a destructuring closure, or `Void`:
+///
+/// ```swift
+/// let scored = ObservableEvent<(score: Int, isHighScore: Bool)>()
+/// scored.observe { score, isHighScore in … }.disposeWith(bag)
+/// let tapped = ObservableEvent<Void>()
+/// tapped.notifyObservers()
+/// ```
+///
+/// ## Threads and order
+/// - Handlers run synchronously on the thread that calls ``notifyObservers(_:)``, in the
+///   order they were registered. No lock of the library is held while they run.
+/// - Notifications from different threads are delivered concurrently, each on its own
+///   thread; handlers must be `@Sendable` for that reason.
+///
+/// ## Re-entrancy
+/// - A handler that disposes a subscription (its own or another's) is never called again
+///   once `dispose()` returns, not even by the pass in progress.
+/// - A handler registered from inside a handler first hears the next notification.
+/// - A notification made from inside a handler, on the same thread, is queued and delivered
+///   after the current pass, in order, so every observer sees the same sequence.
+///
+/// ## Lifetime
+/// The event holds its handlers strongly until they are disposed or the event
+/// deinitializes; dropping the event ends all its subscriptions. An event that is released
+/// while it notifies finishes the pass first. A handler that captures the event it observes
+/// makes a cycle that lasts until the subscription is disposed.
+public final class ObservableEvent<T>: Sendable {
+  let storage: ObserverStorage<T, Void>
+
+  /// Creates an event with no observers.
+  public init() {
+    storage = ObserverStorage(state: ())
+  }
+
+  deinit {
+    storage.removeAll()
+  }
+
+  /// Registers `handler` to be called with every later notification.
+  ///
+  /// - Parameter handler: Called synchronously on the notifying thread, after the handlers
+  ///   registered before it.
+  /// - Returns: A disposable that ends this registration. Dropping it does not end it.
+  public func observe(_ handler: @escaping @Sendable (T) -> Void) -> any Disposable {
+    Subscription(storage: storage, id: storage.add(handler))
+  }
+
+  /// Calls every registered handler with `value`, in registration order, on this thread.
+  ///
+  /// Called from inside one of this event's handlers, it queues `value` and returns at once;
+  /// the value is delivered after the current pass.
+  public func notifyObservers(_ value: T) {
+    withExtendedLifetime(self) { storage.notify(value) }
+  }
+
+  /// The number of live subscriptions.
+  public var observerCount: Int { storage.count }
+
+  /// Whether the event has at least one live subscription.
+  public var isObserved: Bool { observerCount > 0 }
+}
+
+extension ObservableEvent where T == Void {
+  /// Notifies the observers of a `Void` event.
+  public func notifyObservers() {
+    notifyObservers(())
+  }
+}

@@ -1,0 +1,47 @@
+import ObservableKitShims
+
+/// A heap-allocated mutex that owns the state it guards, shaped like `Mutex`, plus an epoch
+/// counter that can be read without the mutex.
+///
+/// The lock sits in the tail of one buffer with the state, so it never moves and costs no
+/// second allocation. It is not recursive: never call user code inside `withLock`.
+package struct Locked<State>: @unchecked Sendable {
+  // `State` is only touched under the okit_sync_t mutex in the buffer's tail.
+
+  private final class Buffer: ManagedBuffer<State, okit_sync_t> {
+    deinit {
+      withUnsafeMutablePointerToElements { okit_sync_destroy($0) }
+    }
+  }
+
+  private let buffer: Buffer
+
+  init(_ initial: State) {
+    buffer = unsafeDowncast(Buffer.create(minimumCapacity: 1) { _ in initial }, to: Buffer.self)
+    buffer.withUnsafeMutablePointerToElements { okit_sync_init($0) }
+  }
+
+  /// The identity of the underlying buffer, shared by every copy of this value.
+  var object: AnyObject { buffer }
+
+  @inline(__always)
+  func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R {
+    try buffer.withUnsafeMutablePointers { state, sync in
+      okit_sync_lock(sync)
+      defer { okit_sync_unlock(sync) }
+      return try body(&state.pointee)
+    }
+  }
+
+  /// Advances the epoch. Call with the lock held.
+  @inline(__always)
+  func advanceEpochLocked() {
+    buffer.withUnsafeMutablePointerToElements { okit_sync_advance_epoch($0) }
+  }
+
+  /// The epoch, loaded without the lock.
+  @inline(__always)
+  var epoch: UInt64 {
+    buffer.withUnsafeMutablePointerToElements { okit_sync_load_epoch($0) }
+  }
+}

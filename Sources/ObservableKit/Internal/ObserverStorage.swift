@@ -1,0 +1,203 @@
+/// One registered handler. `handler == nil` marks a slot whose subscription ended; such
+/// slots are compacted away once they outnumber the live ones.
+package struct ObserverEntry<Value> {
+  package let id: UInt64
+  package var handler: (@Sendable (Value) -> Void)?
+}
+
+/// Everything the storage lock guards.
+package struct ObserverStorageHeader<Value, State> {
+  /// Live entries and tombstones, sorted by `id`, which is registration order.
+  var entries: ContiguousArray<ObserverEntry<Value>> = []
+  var nextID: UInt64 = 1
+  var tombstones = 0
+  /// Extra state of the owner (a property's value), guarded by the same lock so that
+  /// "register and read the current value" is one atomic step.
+  package var state: State
+
+  var liveCount: Int { entries.count - tombstones }
+
+  func index(of id: UInt64) -> Int? {
+    let index = entries.lowerBound(of: id)
+    return index < entries.count && entries[index].id == id ? index : nil
+  }
+}
+
+extension ContiguousArray {
+  /// The first index whose entry has an id not less than `id` (binary search).
+  func lowerBound<V>(of id: UInt64) -> Int where Element == ObserverEntry<V> {
+    var low = 0
+    var high = count
+    while low < high {
+      let middle = (low + high) / 2
+      if self[middle].id < id { low = middle + 1 } else { high = middle }
+    }
+    return low
+  }
+}
+
+/// The observer list behind every event, property and protocol-observer class.
+///
+/// Invariants:
+/// - Handlers are kept in registration order; removal is O(log n) and leaves a tombstone.
+/// - No user code runs under the lock. Whatever leaves the guarded state (a removed handler,
+///   an old value) is returned from the locked region and released by the caller.
+/// - The epoch advances on every removal (and on every property set), so a pass in progress
+///   can tell with one atomic load whether its snapshot may hold a handler that has ended.
+///
+/// It is a value with reference semantics: copies share one buffer.
+package struct ObserverStorage<Value, State>: Sendable {
+  package typealias Handler = @Sendable (Value) -> Void
+
+  private let locked: Locked<ObserverStorageHeader<Value, State>>
+
+  package init(state: State) {
+    locked = Locked(ObserverStorageHeader(state: state))
+  }
+
+  /// Runs `body` with the lock held. `body` must not call user code or release anything
+  /// that user code owns; return such things instead.
+  @inline(__always)
+  package func withLock<R>(_ body: (inout ObserverStorageHeader<Value, State>) throws -> R) rethrows -> R {
+    try locked.withLock(body)
+  }
+
+  /// Marks the state changed for passes in progress. Call with the lock held.
+  @inline(__always)
+  package func advanceEpochLocked() {
+    locked.advanceEpochLocked()
+  }
+
+  @inline(__always)
+  private var epoch: UInt64 { locked.epoch }
+
+  // MARK: Registration
+
+  /// Registers the handler made by `makeHandler` and, under the same lock, runs `read` on the
+  /// state. Both receive the new registration's id.
+  package func add<R>(
+    _ makeHandler: (UInt64) -> Handler,
+    reading read: (inout State, UInt64) -> R
+  ) -> (id: UInt64, read: R) {
+    withLock { header in
+      let id = header.nextID
+      header.nextID += 1
+      header.entries.append(ObserverEntry(id: id, handler: makeHandler(id)))
+      return (id, read(&header.state, id))
+    }
+  }
+
+  package func add(_ handler: @escaping Handler) -> UInt64 {
+    add({ _ in handler }, reading: { _, _ in () }).id
+  }
+
+  /// Ends the subscription `id` and returns its handler, which the caller releases after the
+  /// lock is gone. Returns nil if it had already ended.
+  @discardableResult
+  package func remove(_ id: UInt64, updating update: (inout State) -> Void = { _ in }) -> Handler? {
+    withLock { header in
+      guard let index = header.index(of: id), let handler = header.entries[index].handler else {
+        return nil
+      }
+      header.entries[index].handler = nil
+      header.tombstones += 1
+      update(&header.state)
+      advanceEpochLocked()
+      if header.tombstones >= 8, header.tombstones * 2 >= header.entries.count {
+        // Tombstones hold no handlers, so compacting releases nothing but buffer memory.
+        header.entries.removeAll { $0.handler == nil }
+        header.tombstones = 0
+      }
+      return handler
+    }
+  }
+
+  /// Ends every subscription. The handlers are released after the lock is gone.
+  package func removeAll() {
+    let removed = withLock { header in
+      let removed = header.entries
+      header.entries = []
+      header.tombstones = 0
+      advanceEpochLocked()
+      return removed
+    }
+    withExtendedLifetime(removed) {}
+  }
+
+  package func contains(_ id: UInt64) -> Bool {
+    withLock { header in header.index(of: id).map { header.entries[$0].handler != nil } ?? false }
+  }
+
+  package var count: Int { withLock { $0.liveCount } }
+
+  // MARK: Delivery
+
+  /// Delivers `value` to every handler, in registration order, on this thread.
+  ///
+  /// A notification that arrives from inside a handler on this thread is queued and
+  /// delivered after the current pass; see ``withDeliveryFrame(_:)``.
+  package func notify(_ value: Value) {
+    if let queue = DeliveryFrame.queue(of: locked.object, as: Value.self) {
+      queue.pointee.append(value)
+      return
+    }
+    withNewDeliveryFrame { deliver(value) }
+  }
+
+  /// Runs `body` as if it were a pass of this storage: notifications of this storage made
+  /// on this thread while `body` runs are queued and delivered, in order, when it returns.
+  package func withDeliveryFrame(_ body: () -> Void) {
+    if DeliveryFrame.queue(of: locked.object, as: Value.self) != nil {
+      body()
+    } else {
+      withNewDeliveryFrame(body)
+    }
+  }
+
+  private func withNewDeliveryFrame(_ body: () -> Void) {
+    var queue = ContiguousArray<Value>()
+    withUnsafeMutablePointer(to: &queue) { queue in
+      DeliveryFrame.push(owner: locked.object, queue: queue) {
+        body()
+        var next = 0
+        while next < queue.pointee.count {
+          let value = queue.pointee[next]
+          next += 1
+          deliver(value)
+        }
+      }
+    }
+  }
+
+  /// Calls every handler with `value` now, on this thread, in registration order, even from
+  /// inside another pass of this storage: nested calls are not queued. For APIs whose
+  /// contract is a synchronous visit (the compatibility layer's `withObservers`).
+  package func deliverNow(_ value: Value) {
+    deliver(value)
+  }
+
+  /// One pass over a snapshot. Before each call it checks the epoch; if a subscription ended
+  /// since the snapshot, it takes a fresh snapshot and resumes after the last handler it
+  /// called, never reaching handlers registered after the pass began.
+  private func deliver(_ value: Value) {
+    var (entries, snapshotEpoch, boundary) = withLock { header in
+      (header.entries, self.epoch, header.nextID)
+    }
+    var index = 0
+    while index < entries.count {
+      let id = entries[index].id
+      if id >= boundary { break }
+      guard let handler = entries[index].handler else {
+        index += 1
+        continue
+      }
+      if epoch != snapshotEpoch {
+        (entries, snapshotEpoch) = withLock { header in (header.entries, self.epoch) }
+        index = entries.lowerBound(of: id)
+        continue
+      }
+      handler(value)
+      index += 1
+    }
+  }
+}

@@ -1,0 +1,111 @@
+/// A value that notifies its observers every time it is set, and replays its current
+/// value to each new observer.
+///
+/// ```swift
+/// let score = Property(0)
+/// score.observe { print("score:", $0) }.disposeWith(bag)   // prints "score: 0" at once
+/// score.value = 100                                       // prints "score: 100"
+/// score <~ 200                                            // the same as `score.value = 200`
+/// ```
+///
+/// ## Threads and order
+/// - Every set notifies, even with an equal value. Handlers run synchronously on the
+///   setting thread, in registration order, with no lock of the library held.
+/// - The new value is visible through ``value`` before any handler runs.
+/// - Sets from several threads at once: each handler's calls begin in the order the sets
+///   happened; a value already superseded by a newer set when its turn comes is skipped,
+///   so an observer never sees an older value after a newer one and always ends on the
+///   final value.
+///
+/// ## Re-entrancy
+/// - ``observe(_:)`` calls the handler with the current value before it returns (the
+///   replay); a set racing with the replay never makes the handler go back in time.
+/// - A set from inside a handler, on the same thread, takes effect at once and its
+///   delivery is queued after the current pass, in order: every observer sees the same
+///   sequence and ends on the final value.
+/// - Reading ``value`` from a handler is always allowed.
+///
+/// `Property` is `Sendable` when `T` is.
+public final class Property<T> {
+  let storage: ObserverStorage<PropertyUpdate<T>, PropertyState<T>>
+
+  /// Creates a property holding `initialValue`. Creating it notifies nobody.
+  public init(_ initialValue: T) {
+    storage = ObserverStorage(state: PropertyState(value: initialValue))
+  }
+
+  deinit {
+    storage.removeAll()
+  }
+
+  /// The current value. Setting it notifies every observer, even if the value is equal.
+  public var value: T {
+    get { storage.withLock { $0.state.value } }
+    set {
+      let update = storage.withLock { header in
+        // The old value leaves the lock inside the update, so its deinit runs outside.
+        let update = header.state.replace(with: newValue)
+        storage.advanceEpochLocked()
+        return update
+      }
+      withExtendedLifetime(self) { storage.notify(update) }
+    }
+  }
+
+  /// Calls `handler` with the current value at once, then with every later value.
+  ///
+  /// - Parameter handler: Called synchronously on the setting thread, after the handlers
+  ///   registered before it.
+  /// - Returns: A disposable that ends this registration. Dropping it does not end it.
+  public func observe(_ handler: @escaping @Sendable (T) -> Void) -> any Disposable {
+    let gate = VersionGate()
+    let (id, current) = storage.add(
+      { _ in { update in if gate.open(update.version) { handler(update.value) } } },
+      reading: { state, _ in (state.version, state.value) }
+    )
+    storage.withDeliveryFrame {
+      if gate.open(current.0) { handler(current.1) }
+    }
+    return Subscription(storage: storage, id: id)
+  }
+
+  /// The number of live subscriptions.
+  public var observerCount: Int { storage.count }
+
+  /// Whether the property has at least one live subscription.
+  public var isObserved: Bool { observerCount > 0 }
+}
+
+extension Property: Sendable where T: Sendable {}
+
+/// What a property delivers to its handlers: one set.
+struct PropertyUpdate<T> {
+  let version: UInt64
+  let value: T
+  let oldValue: T
+}
+
+/// The part of a property guarded by its storage lock.
+struct PropertyState<T> {
+  var value: T
+  /// Advances with every set; the initial value is version 1.
+  var version: UInt64 = 1
+  /// The registrations made with `subscribe(_:block:)`, by observer.
+  var subscriptions: [ObjectIdentifier: [UInt64]] = [:]
+
+  init(value: T) {
+    self.value = value
+  }
+
+  mutating func replace(with newValue: T) -> PropertyUpdate<T> {
+    version += 1
+    let oldValue = value
+    value = newValue
+    return PropertyUpdate(version: version, value: newValue, oldValue: oldValue)
+  }
+
+  mutating func forget(_ id: UInt64, of observer: ObjectIdentifier) {
+    subscriptions[observer]?.removeAll { $0 == id }
+    if subscriptions[observer]?.isEmpty == true { subscriptions[observer] = nil }
+  }
+}
