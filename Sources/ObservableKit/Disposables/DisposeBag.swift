@@ -64,6 +64,9 @@ public final class DisposeBag: Disposable {
   /// Whether ``dispose()`` has been called.
   public var isDisposed: Bool { state.withLock { $0.isDisposed } }
 
+  /// The number of entries held, live or not yet pruned (for tests).
+  var entryCount: Int { state.withLock { $0.entries.count } }
+
   /// Drops entries that were disposed elsewhere. `isDisposed` may be user code, so it runs
   /// outside the lock; entries added meanwhile stay after the survivors, in order.
   private func prune(_ taken: ContiguousArray<any Disposable>) {

@@ -16,7 +16,7 @@ extension Property {
   ) -> any Disposable {
     let reference = WeakReference(observer)
     let key = ObjectIdentifier(observer)
-    let gate = VersionGate()
+    let mailbox = SubscriberMailbox<(newValue: T, oldValue: T)>()
     let (id, _) = storage.add(
       { [storage] registration in
         { update in
@@ -24,8 +24,10 @@ extension Property {
             storage.remove(registration) { $0.forget(registration, of: key) }
             return
           }
-          if gate.open(update.version) {
-            withExtendedLifetime(observer) { block(update.value, update.oldValue) }
+          withExtendedLifetime(observer) {
+            mailbox.deliver((update.value, update.oldValue), version: update.version) { change in
+              block(change.newValue, change.oldValue)
+            }
           }
         }
       },

@@ -12,10 +12,12 @@
 /// - Every set notifies, even with an equal value. Handlers run synchronously on the
 ///   setting thread, in registration order, with no lock of the library held.
 /// - The new value is visible through ``value`` before any handler runs.
-/// - Sets from several threads at once: each handler's calls begin in the order the sets
-///   happened; a value already superseded by a newer set when its turn comes is skipped,
-///   so an observer never sees an older value after a newer one and always ends on the
-///   final value.
+/// - A handler is never called concurrently with itself. Sets from several threads at
+///   once: a handler's calls follow the order of the sets; a value that is superseded
+///   before its turn comes is skipped, so an observer never sees an older value after a
+///   newer one and always ends on the final value. If a handler is still running on
+///   another thread when a newer value arrives, that thread delivers the newer value as
+///   soon as the call returns; the setter does not wait.
 ///
 /// ## Re-entrancy
 /// - ``observe(_:)`` calls the handler with the current value before it returns (the
@@ -58,13 +60,13 @@ public final class Property<T> {
   ///   registered before it.
   /// - Returns: A disposable that ends this registration. Dropping it does not end it.
   public func observe(_ handler: @escaping @Sendable (T) -> Void) -> any Disposable {
-    let gate = VersionGate()
+    let mailbox = SubscriberMailbox<T>()
     let (id, current) = storage.add(
-      { _ in { update in if gate.open(update.version) { handler(update.value) } } },
-      reading: { state, _ in (state.version, state.value) }
+      { _ in { update in mailbox.deliver(update.value, version: update.version, to: handler) } },
+      reading: { state, _ in (version: state.version, value: state.value) }
     )
     storage.withDeliveryFrame {
-      if gate.open(current.0) { handler(current.1) }
+      mailbox.deliver(current.value, version: current.version, to: handler)
     }
     return Subscription(storage: storage, id: id)
   }

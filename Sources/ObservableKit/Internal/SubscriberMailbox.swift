@@ -1,0 +1,49 @@
+/// Serializes the calls of one property subscriber.
+///
+/// A call for version `v` runs only if `v` is newer than every version this subscriber has
+/// been called with. If the subscriber is being called on another thread at that moment,
+/// the value is left in the mailbox instead, and that thread delivers the newest value left
+/// there as soon as its call returns. So one subscriber's calls never overlap, never go back
+/// in time, and end on the newest value, and no lock is held while the handler runs.
+struct SubscriberMailbox<Value>: Sendable {
+  private struct State {
+    var lastVersion: UInt64 = 0
+    var isCalling = false
+    var pending: (version: UInt64, value: Value)?
+  }
+
+  private enum Start {
+    case call, skip
+    case handedOff(replaced: (version: UInt64, value: Value)?)
+  }
+
+  private let state = Locked(State())
+
+  func deliver(_ value: Value, version: UInt64, to handler: (Value) -> Void) {
+    let start = state.withLock { state -> Start in
+      guard version > state.lastVersion, version > state.pending?.version ?? 0 else { return .skip }
+      if state.isCalling {
+        // The replaced value leaves the lock in the result, so its deinit runs outside.
+        defer { state.pending = (version, value) }
+        return .handedOff(replaced: state.pending)
+      }
+      state.isCalling = true
+      state.lastVersion = version
+      return .call
+    }
+    guard case .call = start else { return }
+    var next: Value? = value
+    while let current = next {
+      handler(current)
+      next = state.withLock { state in
+        guard let pending = state.pending else {
+          state.isCalling = false
+          return nil
+        }
+        state.pending = nil
+        state.lastVersion = pending.version
+        return pending.value
+      }
+    }
+  }
+}

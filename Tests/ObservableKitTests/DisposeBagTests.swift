@@ -1,0 +1,173 @@
+import Foundation
+import Testing
+
+@testable import ObservableKit
+
+/// A disposable of the test's own, which logs its disposal.
+private final class LoggingDisposable: Disposable, @unchecked Sendable {
+  // `disposed` is only touched under `lock`.
+  private let lock = NSLock()
+  private var disposed = false
+  private let name: String
+  private let log: Recorder<String>
+
+  init(_ name: String, log: Recorder<String>) {
+    self.name = name
+    self.log = log
+  }
+
+  func dispose() {
+    lock.lock()
+    let first = !disposed
+    disposed = true
+    lock.unlock()
+    if first { log.record(name) }
+  }
+
+  var isDisposed: Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    return disposed
+  }
+}
+
+@Suite("DisposeBag")
+struct DisposeBagTests {
+  @Test("Contract: dispose() disposes everything, in the order added")
+  func disposesInOrder() {
+    let log = Recorder<String>()
+    let bag = DisposeBag()
+    for name in ["a", "b", "c"] { bag.addDisposable(LoggingDisposable(name, log: log)) }
+    bag.dispose()
+    #expect(log.values == ["a", "b", "c"])
+    #expect(bag.isDisposed)
+  }
+
+  @Test("Contract: a bag disposes its contents when it deinitializes")
+  func deinitDisposes() {
+    let event = ObservableEvent<Int>()
+    let counter = Counter()
+    do {
+      let bag = DisposeBag()
+      event.observe { _ in counter.increment() }.disposeWith(bag)
+      event.notifyObservers(1)
+    }
+    event.notifyObservers(2)
+    #expect(counter.value == 1)
+    #expect(!event.isObserved)
+  }
+
+  @Test("Contract: a disposable added after the bag was disposed is disposed at once")
+  func addAfterDispose() {
+    let log = Recorder<String>()
+    let bag = DisposeBag()
+    bag.dispose()
+    bag.addDisposable(LoggingDisposable("late", log: log))
+    #expect(log.values == ["late"])
+  }
+
+  @Test("Contract: disposing a bag twice is a no-op")
+  func disposeTwice() {
+    let log = Recorder<String>()
+    let bag = DisposeBag()
+    bag.addDisposable(LoggingDisposable("a", log: log))
+    bag.dispose()
+    bag.dispose()
+    #expect(log.values == ["a"])
+  }
+
+  @Test("Contract: entries disposed elsewhere do not pile up in a long-lived bag")
+  func prunesDisposedEntries() {
+    let event = ObservableEvent<Int>()
+    let bag = DisposeBag()
+    let keeper = event.observe { _ in }
+    keeper.disposed(by: bag)
+    for _ in 0..<10_000 {
+      let token = event.observe { _ in }
+      token.disposed(by: bag)
+      token.dispose()
+    }
+    #expect(bag.entryCount <= 64, "held \(bag.entryCount) entries for 1 live one")
+    #expect(event.observerCount == 1)
+    bag.dispose()
+    #expect(keeper.isDisposed)
+  }
+
+  @Test("Contract: a bag stops all its subscriptions before releasing captured state or running other disposables")
+  func stopsSubscriptionsFirst() {
+    let event = ObservableEvent<String>()
+    let heard = Recorder<String>()
+    let tracker = LifetimeTracker()
+    let bag = DisposeBag()
+    // The first handler's captured state notifies the event when it deinitializes.
+    Self.observe(event, capturing: tracker.make { event.notifyObservers("from deinit") }).disposed(by: bag)
+    bag.addDisposable(ClosureDisposable { event.notifyObservers("from custom disposable") })
+    event.observe(heard.handler).disposed(by: bag)
+    bag.dispose()
+    #expect(heard.values == [], "no sibling handler heard the teardown")
+    #expect(tracker.liveCount == 0)
+  }
+
+  private static func observe(_ event: ObservableEvent<String>, capturing tracked: Tracked) -> any Disposable {
+    event.observe { _ in tracked.touch() }
+  }
+
+  @Test("Contract: disposing a bag inside a handler is safe and stops the rest of the pass")
+  func disposeBagInsideHandler() {
+    let event = ObservableEvent<Int>()
+    let bag = DisposeBag()
+    let later = Recorder<Int>()
+    event.observe { _ in bag.dispose() }.disposed(by: bag)
+    event.observe(later.handler).disposed(by: bag)
+    event.notifyObservers(1)
+    #expect(later.values == [])
+    #expect(!event.isObserved)
+  }
+
+  @Test("Contract: a bag is thread-safe; concurrent adds and a dispose lose nothing")
+  func concurrentAddAndDispose() {
+    let event = ObservableEvent<Int>()
+    let bag = DisposeBag()
+    race(threads: 4) { index in
+      for _ in 0..<500 { event.observe { _ in }.disposed(by: bag) }
+      if index == 0 { bag.dispose() }
+    }
+    bag.dispose()
+    #expect(event.observerCount == 0, "every subscription ended, whether added before or after dispose")
+  }
+
+  @Test("a bag is a Disposable and can be nested in another bag")
+  func nestedBags() {
+    let event = ObservableEvent<Int>()
+    let outer = DisposeBag()
+    let inner = DisposeBag()
+    event.observe { _ in }.disposed(by: inner)
+    inner.disposed(by: outer)
+    outer.dispose()
+    #expect(inner.isDisposed)
+    #expect(!event.isObserved)
+  }
+}
+
+/// Runs a closure when disposed.
+private final class ClosureDisposable: Disposable, @unchecked Sendable {
+  // `action` is only touched under `lock`.
+  private let lock = NSLock()
+  private var action: (@Sendable () -> Void)?
+
+  init(_ action: @escaping @Sendable () -> Void) { self.action = action }
+
+  func dispose() {
+    lock.lock()
+    let action = self.action
+    self.action = nil
+    lock.unlock()
+    action?()
+  }
+
+  var isDisposed: Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    return action == nil
+  }
+}
