@@ -7,13 +7,15 @@ package struct ObserverEntry<Value> {
 
 /// Everything the storage lock guards.
 package struct ObserverStorageHeader<Value, State> {
+  /// Extra state of the owner (a property's value), guarded by the same lock so that
+  /// "register and read the current value" is one atomic step. It comes first: a zero-size
+  /// `State` at the end would share its address with the lock-free epoch that follows the
+  /// header, and ThreadSanitizer would report accesses to it as races on the epoch.
+  package var state: State
   /// Live entries and tombstones, sorted by `id`, which is registration order.
   var entries: ContiguousArray<ObserverEntry<Value>> = []
   var nextID: UInt64 = 1
   var tombstones = 0
-  /// Extra state of the owner (a property's value), guarded by the same lock so that
-  /// "register and read the current value" is one atomic step.
-  package var state: State
 
   var liveCount: Int { entries.count - tombstones }
 

@@ -20,8 +20,8 @@ typedef pthread_mutex_t okit_mutex_t;
 #pragma clang assume_nonnull begin
 
 typedef struct {
-  uint64_t epoch;
   okit_mutex_t mutex;
+  uint64_t epoch;
 } okit_sync_t;
 
 static inline void okit_sync_init(okit_sync_t *sync) {
