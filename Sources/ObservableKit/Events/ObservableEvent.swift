@@ -35,7 +35,7 @@
 /// while it notifies finishes the pass first. A handler that captures the event it observes
 /// makes a cycle that lasts until the subscription is disposed.
 public final class ObservableEvent<T>: Sendable {
-  let storage: ObserverStorage<T, Void>
+  @usableFromInline let storage: ObserverStorage<T, Void>
 
   /// Creates an event with no observers.
   public init() {
@@ -59,19 +59,21 @@ public final class ObservableEvent<T>: Sendable {
   ///
   /// Called from inside one of this event's handlers, it queues `value` and returns at once;
   /// the value is delivered after the current pass.
+  @inlinable
   public func notifyObservers(_ value: T) {
     withExtendedLifetime(self) { storage.notify(value) }
   }
 
   /// The number of live subscriptions.
-  public var observerCount: Int { storage.count }
+  @inlinable public var observerCount: Int { storage.count }
 
   /// Whether the event has at least one live subscription.
-  public var isObserved: Bool { observerCount > 0 }
+  @inlinable public var isObserved: Bool { observerCount > 0 }
 }
 
 extension ObservableEvent where T == Void {
   /// Notifies the observers of a `Void` event.
+  @inlinable
   public func notifyObservers() {
     notifyObservers(())
   }

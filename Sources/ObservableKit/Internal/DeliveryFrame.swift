@@ -5,12 +5,21 @@ import ObservableKitShims
 ///
 /// Frames live on the stack of the delivering call and are linked through a thread-local
 /// pointer, so detecting re-entrancy costs no lock and no allocation.
+@usableFromInline
 struct DeliveryFrame {
-  let owner: ObjectIdentifier
-  let queue: UnsafeMutableRawPointer
-  let previous: UnsafeMutableRawPointer?
+  @usableFromInline let owner: ObjectIdentifier
+  @usableFromInline let queue: UnsafeMutableRawPointer
+  @usableFromInline let previous: UnsafeMutableRawPointer?
+
+  @inlinable
+  init(owner: ObjectIdentifier, queue: UnsafeMutableRawPointer, previous: UnsafeMutableRawPointer?) {
+    self.owner = owner
+    self.queue = queue
+    self.previous = previous
+  }
 
   /// Pushes a frame for `owner` for the duration of `body`.
+  @inlinable
   static func push<Value>(
     owner: AnyObject,
     queue: UnsafeMutablePointer<ContiguousArray<Value>>,
@@ -29,7 +38,7 @@ struct DeliveryFrame {
   }
 
   /// The re-entrancy queue of `owner` if this thread is delivering for it.
-  @inline(__always)
+  @inlinable
   static func queue<Value>(
     of owner: AnyObject,
     as _: Value.Type

@@ -5,26 +5,29 @@ import ObservableKitShims
 ///
 /// The lock sits in the tail of one buffer with the state, so it never moves and costs no
 /// second allocation. It is not recursive: never call user code inside `withLock`.
+@usableFromInline
 package struct Locked<State>: @unchecked Sendable {
   // `State` is only touched under the okit_sync_t mutex in the buffer's tail.
 
-  private final class Buffer: ManagedBuffer<State, okit_sync_t> {
+  @usableFromInline
+  final class Buffer: ManagedBuffer<State, okit_sync_t> {
     deinit {
       withUnsafeMutablePointerToElements { okit_sync_destroy($0) }
     }
   }
 
-  private let buffer: Buffer
+  @usableFromInline let buffer: Buffer
 
+  @inlinable
   init(_ initial: State) {
     buffer = unsafeDowncast(Buffer.create(minimumCapacity: 1) { _ in initial }, to: Buffer.self)
     buffer.withUnsafeMutablePointerToElements { okit_sync_init($0) }
   }
 
   /// The identity of the underlying buffer, shared by every copy of this value.
-  var object: AnyObject { buffer }
+  @inlinable var object: AnyObject { buffer }
 
-  @inline(__always)
+  @inlinable
   func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R {
     try buffer.withUnsafeMutablePointers { state, sync in
       okit_sync_lock(sync)
@@ -34,13 +37,13 @@ package struct Locked<State>: @unchecked Sendable {
   }
 
   /// Advances the epoch. Call with the lock held.
-  @inline(__always)
+  @inlinable
   func advanceEpochLocked() {
     buffer.withUnsafeMutablePointerToElements { okit_sync_advance_epoch($0) }
   }
 
   /// The epoch, loaded without the lock.
-  @inline(__always)
+  @inlinable
   var epoch: UInt64 {
     buffer.withUnsafeMutablePointerToElements { okit_sync_load_epoch($0) }
   }

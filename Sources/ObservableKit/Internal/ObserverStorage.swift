@@ -1,24 +1,38 @@
 /// One registered handler. `handler == nil` marks a slot whose subscription ended; such
 /// slots are compacted away once they outnumber the live ones.
+@usableFromInline
 package struct ObserverEntry<Value> {
-  package let id: UInt64
-  package var handler: (@Sendable (Value) -> Void)?
+  @usableFromInline package let id: UInt64
+  @usableFromInline package var handler: (@Sendable (Value) -> Void)?
+
+  @inlinable
+  init(id: UInt64, handler: (@Sendable (Value) -> Void)?) {
+    self.id = id
+    self.handler = handler
+  }
 }
 
 /// Everything the storage lock guards.
+@usableFromInline
 package struct ObserverStorageHeader<Value, State> {
   /// Extra state of the owner (a property's value), guarded by the same lock so that
   /// "register and read the current value" is one atomic step. It comes first: a zero-size
   /// `State` at the end would share its address with the lock-free epoch that follows the
   /// header, and ThreadSanitizer would report accesses to it as races on the epoch.
-  package var state: State
+  @usableFromInline package var state: State
   /// Live entries and tombstones, sorted by `id`, which is registration order.
-  var entries: ContiguousArray<ObserverEntry<Value>> = []
-  var nextID: UInt64 = 1
-  var tombstones = 0
+  @usableFromInline var entries: ContiguousArray<ObserverEntry<Value>> = []
+  @usableFromInline var nextID: UInt64 = 1
+  @usableFromInline var tombstones = 0
 
-  var liveCount: Int { entries.count - tombstones }
+  @inlinable
+  init(state: State) {
+    self.state = state
+  }
 
+  @inlinable var liveCount: Int { entries.count - tombstones }
+
+  @inlinable
   func index(of id: UInt64) -> Int? {
     let index = entries.lowerBound(of: id)
     return index < entries.count && entries[index].id == id ? index : nil
@@ -27,6 +41,7 @@ package struct ObserverStorageHeader<Value, State> {
 
 extension ContiguousArray {
   /// The first index whose entry has an id not less than `id` (binary search).
+  @inlinable
   func lowerBound<V>(of id: UInt64) -> Int where Element == ObserverEntry<V> {
     var low = 0
     var high = count
@@ -48,35 +63,38 @@ extension ContiguousArray {
 ///   can tell with one atomic load whether its snapshot may hold a handler that has ended.
 ///
 /// It is a value with reference semantics: copies share one buffer.
+@usableFromInline
 package struct ObserverStorage<Value, State>: Sendable {
-  package typealias Handler = @Sendable (Value) -> Void
+  @usableFromInline package typealias Handler = @Sendable (Value) -> Void
 
-  private let locked: Locked<ObserverStorageHeader<Value, State>>
+  @usableFromInline let locked: Locked<ObserverStorageHeader<Value, State>>
 
+  @inlinable
   package init(state: State) {
     locked = Locked(ObserverStorageHeader(state: state))
   }
 
   /// Runs `body` with the lock held. `body` must not call user code or release anything
   /// that user code owns; return such things instead.
-  @inline(__always)
+  @inlinable
   package func withLock<R>(_ body: (inout ObserverStorageHeader<Value, State>) throws -> R) rethrows -> R {
     try locked.withLock(body)
   }
 
   /// Marks the state changed for passes in progress. Call with the lock held.
-  @inline(__always)
+  @inlinable
   package func advanceEpochLocked() {
     locked.advanceEpochLocked()
   }
 
-  @inline(__always)
-  private var epoch: UInt64 { locked.epoch }
+  @inlinable
+  var epoch: UInt64 { locked.epoch }
 
   // MARK: Registration
 
   /// Registers the handler made by `makeHandler` and, under the same lock, runs `read` on the
   /// state. Both receive the new registration's id.
+  @inlinable
   package func add<R>(
     _ makeHandler: (UInt64) -> Handler,
     reading read: (inout State, UInt64) -> R
@@ -89,13 +107,14 @@ package struct ObserverStorage<Value, State>: Sendable {
     }
   }
 
+  @inlinable
   package func add(_ handler: @escaping Handler) -> UInt64 {
     add({ _ in handler }, reading: { _, _ in () }).id
   }
 
   /// Ends the subscription `id` and returns its handler, which the caller releases after the
   /// lock is gone. Returns nil if it had already ended.
-  @discardableResult
+  @inlinable @discardableResult
   package func remove(_ id: UInt64, updating update: (inout State) -> Void = { _ in }) -> Handler? {
     withLock { header in
       guard let index = header.index(of: id), let handler = header.entries[index].handler else {
@@ -115,6 +134,7 @@ package struct ObserverStorage<Value, State>: Sendable {
   }
 
   /// Ends every subscription. The handlers are released after the lock is gone.
+  @inlinable
   package func removeAll() {
     let removed = withLock { header in
       let removed = header.entries
@@ -126,10 +146,12 @@ package struct ObserverStorage<Value, State>: Sendable {
     withExtendedLifetime(removed) {}
   }
 
+  @inlinable
   package func contains(_ id: UInt64) -> Bool {
     withLock { header in header.index(of: id).map { header.entries[$0].handler != nil } ?? false }
   }
 
+  @inlinable
   package var count: Int { withLock { $0.liveCount } }
 
   // MARK: Delivery
@@ -138,6 +160,7 @@ package struct ObserverStorage<Value, State>: Sendable {
   ///
   /// A notification that arrives from inside a handler on this thread is queued and
   /// delivered after the current pass; see ``withDeliveryFrame(_:)``.
+  @inlinable
   package func notify(_ value: Value) {
     if let queue = DeliveryFrame.queue(of: locked.object, as: Value.self) {
       queue.pointee.append(value)
@@ -148,6 +171,7 @@ package struct ObserverStorage<Value, State>: Sendable {
 
   /// Runs `body` as if it were a pass of this storage: notifications of this storage made
   /// on this thread while `body` runs are queued and delivered, in order, when it returns.
+  @inlinable
   package func withDeliveryFrame(_ body: () -> Void) {
     if DeliveryFrame.queue(of: locked.object, as: Value.self) != nil {
       body()
@@ -156,7 +180,8 @@ package struct ObserverStorage<Value, State>: Sendable {
     }
   }
 
-  private func withNewDeliveryFrame(_ body: () -> Void) {
+  @inlinable
+  func withNewDeliveryFrame(_ body: () -> Void) {
     var queue = ContiguousArray<Value>()
     withUnsafeMutablePointer(to: &queue) { queue in
       DeliveryFrame.push(owner: locked.object, queue: queue) {
@@ -174,6 +199,7 @@ package struct ObserverStorage<Value, State>: Sendable {
   /// Calls every handler with `value` now, on this thread, in registration order, even from
   /// inside another pass of this storage: nested calls are not queued. For APIs whose
   /// contract is a synchronous visit (the compatibility layer's `withObservers`).
+  @inlinable
   package func deliverNow(_ value: Value) {
     deliver(value)
   }
@@ -181,7 +207,8 @@ package struct ObserverStorage<Value, State>: Sendable {
   /// One pass over a snapshot. Before each call it checks the epoch; if a subscription ended
   /// since the snapshot, it takes a fresh snapshot and resumes after the last handler it
   /// called, never reaching handlers registered after the pass began.
-  private func deliver(_ value: Value) {
+  @inlinable
+  func deliver(_ value: Value) {
     var (entries, snapshotEpoch, boundary) = withLock { header in
       (header.entries, self.epoch, header.nextID)
     }

@@ -5,20 +5,31 @@
 /// the value is left in the mailbox instead, and that thread delivers the newest value left
 /// there as soon as its call returns. So one subscriber's calls never overlap, never go back
 /// in time, and end on the newest value, and no lock is held while the handler runs.
+@usableFromInline
 struct SubscriberMailbox<Value>: Sendable {
-  private struct State {
-    var lastVersion: UInt64 = 0
-    var isCalling = false
-    var pending: (version: UInt64, value: Value)?
+  @usableFromInline
+  struct State {
+    @usableFromInline var lastVersion: UInt64 = 0
+    @usableFromInline var isCalling = false
+    @usableFromInline var pending: (version: UInt64, value: Value)?
+
+    @inlinable init() {}
   }
 
-  private enum Start {
+  @usableFromInline
+  enum Start {
     case call, skip
     case handedOff(replaced: (version: UInt64, value: Value)?)
   }
 
-  private let state = Locked(State())
+  @usableFromInline let state: Locked<State>
 
+  @inlinable
+  init() {
+    state = Locked(State())
+  }
+
+  @inlinable
   func deliver(_ value: Value, version: UInt64, to handler: (Value) -> Void) {
     let start = state.withLock { state -> Start in
       guard version > state.lastVersion, version > state.pending?.version ?? 0 else { return .skip }

@@ -29,7 +29,7 @@
 ///
 /// `Property` is `Sendable` when `T` is.
 public final class Property<T> {
-  let storage: ObserverStorage<PropertyUpdate<T>, PropertyState<T>>
+  @usableFromInline let storage: ObserverStorage<PropertyUpdate<T>, PropertyState<T>>
 
   /// Creates a property holding `initialValue`. Creating it notifies nobody.
   public init(_ initialValue: T) {
@@ -41,6 +41,7 @@ public final class Property<T> {
   }
 
   /// The current value. Setting it notifies every observer, even if the value is equal.
+  @inlinable
   public var value: T {
     get { storage.withLock { $0.state.value } }
     set {
@@ -72,33 +73,44 @@ public final class Property<T> {
   }
 
   /// The number of live subscriptions.
-  public var observerCount: Int { storage.count }
+  @inlinable public var observerCount: Int { storage.count }
 
   /// Whether the property has at least one live subscription.
-  public var isObserved: Bool { observerCount > 0 }
+  @inlinable public var isObserved: Bool { observerCount > 0 }
 }
 
 extension Property: Sendable where T: Sendable {}
 
 /// What a property delivers to its handlers: one set.
+@usableFromInline
 struct PropertyUpdate<T> {
-  let version: UInt64
-  let value: T
-  let oldValue: T
+  @usableFromInline let version: UInt64
+  @usableFromInline let value: T
+  @usableFromInline let oldValue: T
+
+  @inlinable
+  init(version: UInt64, value: T, oldValue: T) {
+    self.version = version
+    self.value = value
+    self.oldValue = oldValue
+  }
 }
 
 /// The part of a property guarded by its storage lock.
+@usableFromInline
 struct PropertyState<T> {
-  var value: T
+  @usableFromInline var value: T
   /// Advances with every set; the initial value is version 1.
-  var version: UInt64 = 1
+  @usableFromInline var version: UInt64 = 1
   /// The registrations made with `subscribe(_:block:)`, by observer.
-  var subscriptions: [ObjectIdentifier: [UInt64]] = [:]
+  @usableFromInline var subscriptions: [ObjectIdentifier: [UInt64]] = [:]
 
+  @inlinable
   init(value: T) {
     self.value = value
   }
 
+  @inlinable
   mutating func replace(with newValue: T) -> PropertyUpdate<T> {
     version += 1
     let oldValue = value
