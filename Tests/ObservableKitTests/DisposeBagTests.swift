@@ -101,7 +101,7 @@ struct DisposeBagTests {
     let bag = DisposeBag()
     // The first handler's captured state notifies the event when it deinitializes.
     Self.observe(event, capturing: tracker.make { event.notifyObservers("from deinit") }).disposed(by: bag)
-    bag.addDisposable(ClosureDisposable { event.notifyObservers("from custom disposable") })
+    bag.addDisposable(CallbackDisposable { event.notifyObservers("from custom disposable") })
     event.observe(heard.handler).disposed(by: bag)
     bag.dispose()
     #expect(heard.values == [], "no sibling handler heard the teardown")
@@ -146,28 +146,5 @@ struct DisposeBagTests {
     outer.dispose()
     #expect(inner.isDisposed)
     #expect(!event.isObserved)
-  }
-}
-
-/// Runs a closure when disposed.
-private final class ClosureDisposable: Disposable, @unchecked Sendable {
-  // `action` is only touched under `lock`.
-  private let lock = NSLock()
-  private var action: (@Sendable () -> Void)?
-
-  init(_ action: @escaping @Sendable () -> Void) { self.action = action }
-
-  func dispose() {
-    lock.lock()
-    let action = self.action
-    self.action = nil
-    lock.unlock()
-    action?()
-  }
-
-  var isDisposed: Bool {
-    lock.lock()
-    defer { lock.unlock() }
-    return action == nil
   }
 }

@@ -1,0 +1,145 @@
+import Foundation
+import Testing
+
+@testable import ObservableKit
+
+/// The rules of the *Threads* and *Disposal* sections that need two threads to observe.
+@Suite("Threading contract")
+struct ThreadingContractTests {
+  /// Compiles only if `T` is `Sendable`.
+  private static func requireSendable<T: Sendable>(_: T.Type) {}
+
+  @Test("Contract: ObservableEvent, Disposable, DisposeBag, and Property of a Sendable value are Sendable")
+  func sendability() {
+    final class NotSendable {}
+    Self.requireSendable(ObservableEvent<NotSendable>.self)
+    Self.requireSendable((any Disposable).self)
+    Self.requireSendable(DisposeBag.self)
+    Self.requireSendable(Property<Int>.self)
+  }
+
+  @Test("Contract: notifications from different threads are delivered concurrently, each on its own thread")
+  func concurrentDelivery() {
+    let event = ObservableEvent<Int>()
+    let bothInside = DispatchGroup()
+    bothInside.enter()
+    bothInside.enter()
+    let met = Counter()
+    let token = event.observe { _ in
+      bothInside.leave()
+      // Returns only once the other thread is inside the handler too: a library that
+      // serialized deliveries would time out here.
+      if bothInside.wait(timeout: .now() + 10) == .success { met.increment() }
+    }
+    race(threads: 2) { index in event.notifyObservers(index) }
+    #expect(met.value == 2)
+    token.dispose()
+  }
+
+  @Test("Contract: dispose does not wait for a call that began on another thread")
+  func disposeDoesNotWait() {
+    let event = ObservableEvent<Int>()
+    let entered = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    let token = event.observe { _ in
+      entered.signal()
+      release.wait()
+    }
+    let notifier = Thread { event.notifyObservers(1) }
+    notifier.start()
+    entered.wait()
+    let returned = Box(false)
+    withWatchdog("dispose while the handler runs on another thread") {
+      token.dispose()
+      returned.value = true
+    }
+    release.signal()
+    #expect(returned.value)
+    #expect(token.isDisposed)
+  }
+
+  @Test("Contract: a newer value for a property handler busy on another thread is delivered by that thread; the setter does not wait")
+  func propertyHandOff() {
+    let property = Property(0)
+    let entered = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    let calls = Recorder<String>()
+    let deliveredTwo = DispatchSemaphore(value: 0)
+    let token = property.observe { value in
+      calls.record("\(value) on \(currentThreadID())")
+      if value == 2 { deliveredTwo.signal() }
+      if value == 1 {
+        entered.signal()
+        release.wait()
+      }
+    }
+    let setterA = Box<UInt>(0)
+    let threadA = Thread {
+      setterA.value = currentThreadID()
+      property.value = 1
+    }
+    threadA.start()
+    entered.wait()
+    let setterReturned = Box(false)
+    withWatchdog("a set while the handler is busy on another thread") {
+      property.value = 2
+      setterReturned.value = true
+    }
+    #expect(setterReturned.value, "the setter did not wait for the busy handler")
+    #expect(calls.values.count == 2, "2 was not delivered yet: it waits for the busy call")
+    release.signal()
+    #expect(deliveredTwo.wait(timeout: .now() + 10) == .success)
+    #expect(calls.values == ["0 on \(currentThreadID())", "1 on \(setterA.value)", "2 on \(setterA.value)"])
+    token.dispose()
+  }
+
+  @Test("Contract: a property handler is never called concurrently with itself")
+  func propertyHandlerNeverOverlaps() {
+    let property = Property(0)
+    let inside = Counter()
+    let overlaps = Counter()
+    let token = property.observe { _ in
+      inside.increment()
+      if inside.value > 1 { overlaps.increment() }
+      inside.increment(by: -1)
+    }
+    race(threads: 4) { index in
+      for round in 0..<2_000 { property.value = round * 4 + index }
+    }
+    #expect(overlaps.value == 0)
+    token.dispose()
+  }
+
+  @Test("Contract: a bag runs custom disposables outside its lock; they may use the bag")
+  func customDisposableOutsideBagLock() {
+    let usedBag = Box(false)
+    withWatchdog("a custom disposable calling its bag") {
+      let bag = DisposeBag()
+      let other = DisposeBag()
+      bag.addDisposable(CallbackDisposable {
+        _ = bag.isDisposed
+        other.disposed(by: bag)  // disposed at once: the bag is disposed
+        usedBag.value = other.isDisposed
+      })
+      bag.dispose()
+    }
+    #expect(usedBag.value)
+  }
+
+  @Test("Contract: releasing the last reference to a property while it notifies finishes the pass; nothing leaks")
+  func releasePropertyWhileNotifying() {
+    let tracker = LifetimeTracker()
+    let second = Recorder<Int>()
+    do {
+      let holder = Box<Property<Int>?>(Property(0))
+      let tracked = tracker.make()
+      let first = holder.value!.observe { value in if value == 1 { holder.value = nil } }
+      let other = holder.value!.observe { value in tracked.touch(); second.record(value) }
+      holder.value!.value = 1
+      #expect(holder.value == nil)
+      #expect(first.isDisposed && other.isDisposed)
+    }
+    #expect(second.values == [0, 1])
+    #expect(tracker.liveCount == 0)
+  }
+}

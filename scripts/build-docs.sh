@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Builds the DocC catalog of every module that has one, with the toolchain's own docc and
+# symbol graphs from `swift build`, and fails on any warning.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+graphs=.build-docs/symbol-graphs
+rm -rf "$graphs" && mkdir -p "$graphs"
+swift build --scratch-path .build-docs \
+  -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/$graphs"
+
+for catalog in Sources/*/*.docc; do
+  module=$(basename "$(dirname "$catalog")")
+  module_graphs=.build-docs/graphs-$module
+  rm -rf "$module_graphs" && mkdir -p "$module_graphs"
+  cp "$graphs/$module".symbols.json "$module_graphs"/
+  cp "$graphs/$module"@*.symbols.json "$module_graphs"/ 2>/dev/null || true
+  echo "docc: $module"
+  docc convert "$catalog" \
+    --additional-symbol-graph-dir "$module_graphs" \
+    --output-dir ".build-docs/$module.doccarchive" \
+    --fallback-display-name "$module" \
+    --fallback-bundle-identifier "org.observablekit.$module" \
+    --warnings-as-errors
+done
