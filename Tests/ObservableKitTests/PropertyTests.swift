@@ -209,3 +209,70 @@ struct PropertyTests {
     #expect(tracker.liveCount == 0)
   }
 }
+
+@Suite("Property additions")
+struct PropertyAdditionTests {
+  @Test("Contract: modify is atomic; concurrent increments lose nothing")
+  func modifyIsAtomic() {
+    let counter = Property(0)
+    let heard = Counter()
+    let token = counter.observeChanges { _ in heard.increment() }
+    race(threads: 4) { _ in
+      for _ in 0..<500 { counter.modify { $0 += 1 } }
+    }
+    #expect(counter.value == 2_000)
+    #expect(heard.value <= 2_000)
+    token.dispose()
+  }
+
+  @Test("modify notifies once and returns the closure's result; the closure may read the property")
+  func modifyNotifiesOnce() {
+    let property = Property([1, 2])
+    let heard = Recorder<[Int]>()
+    let token = property.observeChanges(heard.handler)
+    let count = property.modify { values -> Int in
+      values.append(property.value.count + 1)
+      return values.count
+    }
+    #expect(count == 3)
+    #expect(heard.values == [[1, 2, 3]])
+    token.dispose()
+  }
+
+  @Test("Misuse: setting the property inside its own modify stops with a clear message")
+  func modifySettingItself() async {
+    await #expect(processExitsWith: .failure) {
+      let property = Property(0)
+      property.modify { _ in property.value = 1 }
+    }
+  }
+
+  @Test("Contract: observeChanges skips the replay")
+  func observeChanges() {
+    let property = Property(1)
+    let heard = Recorder<Int>()
+    let token = property.observeChanges(heard.handler)
+    #expect(heard.values == [])
+    property.value = 2
+    #expect(heard.values == [2])
+    token.dispose()
+    let viaChanges = property.changes.observe(heard.handler)
+    property.value = 3
+    #expect(heard.values == [2, 3])
+    viaChanges.dispose()
+  }
+
+  @Test("debug descriptions show the type, the value and the observer count")
+  func debugDescriptions() {
+    let event = ObservableEvent<Int>()
+    let property = Property("x")
+    let bag = DisposeBag()
+    event.observe { _ in }.disposed(by: bag)
+    property.observe { _ in }.disposed(by: bag)
+    #expect(event.debugDescription == "ObservableEvent<Int>(observers: 1)")
+    #expect(property.debugDescription == "Property<String>(value: \"x\", observers: 1)")
+    #expect(bag.debugDescription == "DisposeBag(entries: 2)")
+    bag.dispose()
+    #expect(bag.debugDescription == "DisposeBag(disposed)")
+  }
+}

@@ -34,7 +34,7 @@
 /// deinitializes; dropping the event ends all its subscriptions. An event that is released
 /// while it notifies finishes the pass first. A handler that captures the event it observes
 /// makes a cycle that lasts until the subscription is disposed.
-public final class ObservableEvent<T>: Sendable {
+public final class ObservableEvent<T>: EventSource {
   @usableFromInline let storage: ObserverStorage<T, Void>
 
   /// Creates an event with no observers.
@@ -53,6 +53,41 @@ public final class ObservableEvent<T>: Sendable {
   /// - Returns: A disposable that ends this registration. Dropping it does not end it.
   public func observe(_ handler: @escaping @Sendable (T) -> Void) -> any Disposable {
     Subscription(storage: storage, id: storage.add(handler))
+  }
+
+  /// Registers `handler` for as long as `owner` is alive, passing the owner in, so the
+  /// handler needs no `[weak self]`.
+  ///
+  /// ```swift
+  /// scoreChanged.observe(with: self) { controller, score in controller.show(score) }
+  /// ```
+  ///
+  /// `owner` is held weakly and passed to the handler strongly. Once its deinit has begun,
+  /// nothing is delivered and the registration no longer counts in ``observerCount``. You
+  /// need not keep the returned disposable. The handler is released while the owner
+  /// deallocates on Apple platforms, and at the event's next notification or count elsewhere.
+  @discardableResult
+  public func observe<Owner: AnyObject>(
+    with owner: Owner,
+    _ handler: @escaping @Sendable (Owner, T) -> Void
+  ) -> any Disposable {
+    let ownerEntry = OwnerEntry(owner)
+    let (id, _) = storage.add(
+      { [storage] id in
+        { value in
+          guard let owner = ownerEntry.reference.object else {
+            storage.remove(id)
+            return
+          }
+          handler(unsafeDowncast(owner, to: Owner.self), value)
+        }
+      },
+      owner: ownerEntry,
+      reading: { _, _ in () }
+    )
+    let token = Subscription(storage: storage, id: id)
+    OwnerLifetime.bind(token, to: owner)
+    return token
   }
 
   /// Calls every registered handler with `value`, in registration order, on this thread.

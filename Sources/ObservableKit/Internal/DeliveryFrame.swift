@@ -1,39 +1,47 @@
 import ObservableKitShims
 
 /// A marker that a thread is inside a delivery pass of one storage, with the queue that
-/// collects re-entrant notifications of that storage.
+/// collects re-entrant notifications of that storage; or, with no queue, a marker that the
+/// thread is running the closure of `Property.modify` for that storage.
 ///
-/// Frames live on the stack of the delivering call and are linked through a thread-local
-/// pointer, so detecting re-entrancy costs no lock and no allocation.
+/// Frames live on the stack of the call that pushed them and are linked through a
+/// thread-local pointer, so detecting re-entrancy costs no lock and no allocation.
 @usableFromInline
 struct DeliveryFrame {
   @usableFromInline let owner: ObjectIdentifier
-  @usableFromInline let queue: UnsafeMutableRawPointer
+  /// The re-entrancy queue of a delivery frame; nil for a modify frame.
+  @usableFromInline let queue: UnsafeMutableRawPointer?
   @usableFromInline let previous: UnsafeMutableRawPointer?
 
   @inlinable
-  init(owner: ObjectIdentifier, queue: UnsafeMutableRawPointer, previous: UnsafeMutableRawPointer?) {
+  init(owner: ObjectIdentifier, queue: UnsafeMutableRawPointer?, previous: UnsafeMutableRawPointer?) {
     self.owner = owner
     self.queue = queue
     self.previous = previous
   }
 
-  /// Pushes a frame for `owner` for the duration of `body`.
+  /// Pushes a delivery frame for `owner` for the duration of `body`.
   @inlinable
   static func push<Value>(
     owner: AnyObject,
     queue: UnsafeMutablePointer<ContiguousArray<Value>>,
     _ body: () -> Void
   ) {
-    var frame = DeliveryFrame(
-      owner: ObjectIdentifier(owner),
-      queue: UnsafeMutableRawPointer(queue),
-      previous: okit_current_frame()
-    )
-    withUnsafeMutablePointer(to: &frame) { frame in
+    withFrame(owner: owner, queue: UnsafeMutableRawPointer(queue), body)
+  }
+
+  /// Marks this thread as running a modify closure of `owner` for the duration of `body`.
+  static func whileModifying<R>(_ owner: AnyObject, _ body: () throws -> R) rethrows -> R {
+    try withFrame(owner: owner, queue: nil, body)
+  }
+
+  @inlinable
+  static func withFrame<R>(owner: AnyObject, queue: UnsafeMutableRawPointer?, _ body: () throws -> R) rethrows -> R {
+    var frame = DeliveryFrame(owner: ObjectIdentifier(owner), queue: queue, previous: okit_current_frame())
+    return try withUnsafeMutablePointer(to: &frame) { frame in
       okit_set_current_frame(frame)
       defer { okit_set_current_frame(frame.pointee.previous) }
-      body()
+      return try body()
     }
   }
 
@@ -47,11 +55,24 @@ struct DeliveryFrame {
     var cursor = okit_current_frame()
     while let raw = cursor {
       let frame = raw.assumingMemoryBound(to: DeliveryFrame.self)
-      if frame.pointee.owner == id {
-        return frame.pointee.queue.assumingMemoryBound(to: ContiguousArray<Value>.self)
+      if frame.pointee.owner == id, let queue = frame.pointee.queue {
+        return queue.assumingMemoryBound(to: ContiguousArray<Value>.self)
       }
       cursor = frame.pointee.previous
     }
     return nil
+  }
+
+  /// Whether this thread is running a modify closure of `owner`.
+  @inlinable
+  static func isModifying(_ owner: AnyObject) -> Bool {
+    let id = ObjectIdentifier(owner)
+    var cursor = okit_current_frame()
+    while let raw = cursor {
+      let frame = raw.assumingMemoryBound(to: DeliveryFrame.self)
+      if frame.pointee.owner == id, frame.pointee.queue == nil { return true }
+      cursor = frame.pointee.previous
+    }
+    return false
   }
 }

@@ -12,6 +12,19 @@ package struct ObserverEntry<Value> {
   }
 }
 
+/// The owner of an owner-bound registration: its identity and a weak reference to it.
+@usableFromInline
+package struct OwnerEntry: Sendable {
+  @usableFromInline let key: ObjectIdentifier
+  @usableFromInline let reference: WeakReference
+
+  @inlinable
+  package init(_ owner: AnyObject) {
+    key = ObjectIdentifier(owner)
+    reference = WeakReference(owner)
+  }
+}
+
 /// Everything the storage lock guards.
 @usableFromInline
 package struct ObserverStorageHeader<Value, State> {
@@ -24,6 +37,9 @@ package struct ObserverStorageHeader<Value, State> {
   @usableFromInline var entries: ContiguousArray<ObserverEntry<Value>> = []
   @usableFromInline var nextID: UInt64 = 1
   @usableFromInline var tombstones = 0
+  /// The owner of each owner-bound registration. Never load these references under the
+  /// lock: the strong reference a load returns may be the last one.
+  @usableFromInline var owners: [UInt64: OwnerEntry] = [:]
 
   @inlinable
   init(state: State) {
@@ -90,19 +106,26 @@ package struct ObserverStorage<Value, State>: Sendable {
   @inlinable
   var epoch: UInt64 { locked.epoch }
 
+  /// The identity shared by every copy of this storage.
+  @inlinable
+  package var identity: AnyObject { locked.object }
+
   // MARK: Registration
 
   /// Registers the handler made by `makeHandler` and, under the same lock, runs `read` on the
-  /// state. Both receive the new registration's id.
+  /// state. Both receive the new registration's id. A registration with an `owner` is
+  /// counted only while the owner is alive.
   @inlinable
   package func add<R>(
     _ makeHandler: (UInt64) -> Handler,
+    owner: OwnerEntry? = nil,
     reading read: (inout State, UInt64) -> R
   ) -> (id: UInt64, read: R) {
     withLock { header in
       let id = header.nextID
       header.nextID += 1
       header.entries.append(ObserverEntry(id: id, handler: makeHandler(id)))
+      if let owner { header.owners[id] = owner }
       return (id, read(&header.state, id))
     }
   }
@@ -122,6 +145,7 @@ package struct ObserverStorage<Value, State>: Sendable {
       }
       header.entries[index].handler = nil
       header.tombstones += 1
+      header.owners[id] = nil
       update(&header.state)
       advanceEpochLocked()
       if header.tombstones >= 8, header.tombstones * 2 >= header.entries.count {
@@ -140,6 +164,7 @@ package struct ObserverStorage<Value, State>: Sendable {
       let removed = header.entries
       header.entries = []
       header.tombstones = 0
+      header.owners = [:]
       advanceEpochLocked()
       return removed
     }
@@ -151,8 +176,31 @@ package struct ObserverStorage<Value, State>: Sendable {
     withLock { header in header.index(of: id).map { header.entries[$0].handler != nil } ?? false }
   }
 
+  /// The number of live registrations; owner-bound ones whose owner has deallocated are
+  /// removed first, so they stop counting at once.
   @inlinable
-  package var count: Int { withLock { $0.liveCount } }
+  package var count: Int {
+    let (live, owners) = withLock { header in (header.liveCount, header.owners) }
+    if owners.isEmpty { return live }
+    return live - removeDeadOwners(owners)
+  }
+
+  /// Removes the registrations of `owners` whose owner has deallocated; returns how many.
+  /// The weak loads happen here, outside the lock.
+  @usableFromInline
+  func removeDeadOwners(_ owners: [UInt64: OwnerEntry]) -> Int {
+    var removed = 0
+    for (id, owner) in owners where owner.reference.object == nil {
+      if remove(id) != nil { removed += 1 }
+    }
+    return removed
+  }
+
+  /// Ends every registration bound to the owner `key`.
+  package func removeAll(ownedBy key: ObjectIdentifier) {
+    let ids = withLock { header in header.owners.filter { $0.value.key == key }.map(\.key) }
+    for id in ids { remove(id) }
+  }
 
   // MARK: Delivery
 
@@ -162,7 +210,7 @@ package struct ObserverStorage<Value, State>: Sendable {
   /// delivered after the current pass; see ``withDeliveryFrame(_:)``.
   @inlinable
   package func notify(_ value: Value) {
-    if let queue = DeliveryFrame.queue(of: locked.object, as: Value.self) {
+    if let queue = DeliveryFrame.queue(of: identity, as: Value.self) {
       queue.pointee.append(value)
       return
     }
@@ -173,7 +221,7 @@ package struct ObserverStorage<Value, State>: Sendable {
   /// on this thread while `body` runs are queued and delivered, in order, when it returns.
   @inlinable
   package func withDeliveryFrame(_ body: () -> Void) {
-    if DeliveryFrame.queue(of: locked.object, as: Value.self) != nil {
+    if DeliveryFrame.queue(of: identity, as: Value.self) != nil {
       body()
     } else {
       withNewDeliveryFrame(body)
@@ -184,7 +232,7 @@ package struct ObserverStorage<Value, State>: Sendable {
   func withNewDeliveryFrame(_ body: () -> Void) {
     var queue = ContiguousArray<Value>()
     withUnsafeMutablePointer(to: &queue) { queue in
-      DeliveryFrame.push(owner: locked.object, queue: queue) {
+      DeliveryFrame.push(owner: identity, queue: queue) {
         body()
         var next = 0
         while next < queue.pointee.count {

@@ -29,6 +29,12 @@ struct SubscriberMailbox<Value>: Sendable {
     state = Locked(State())
   }
 
+  /// Makes the mailbox skip every version up to `version`. Lock order: the caller may hold
+  /// its storage lock; the mailbox lock is always the inner one and runs no user code.
+  func ignore(through version: UInt64) {
+    state.withLock { $0.lastVersion = max($0.lastVersion, version) }
+  }
+
   @inlinable
   func deliver(_ value: Value, version: UInt64, to handler: (Value) -> Void) {
     let start = state.withLock { state -> Start in

@@ -2,10 +2,12 @@
 ///
 /// Load `object` only outside our locks: the strong reference it returns may be the last
 /// one, and releasing it runs the object's deinit.
+@usableFromInline
 final class WeakReference: @unchecked Sendable {
   // Immutable after init; the runtime loads weak references atomically.
-  weak let object: AnyObject?
+  @usableFromInline weak let object: AnyObject?
 
+  @usableFromInline
   init(_ object: AnyObject) {
     self.object = object
   }

@@ -28,8 +28,9 @@
 /// - Reading ``value`` from a handler is always allowed.
 ///
 /// `Property` is `Sendable` when `T` is.
-public final class Property<T> {
+public final class Property<T>: PropertySource {
   @usableFromInline let storage: ObserverStorage<PropertyUpdate<T>, PropertyState<T>>
+  @usableFromInline let observation = ObservationSupport<T>()
 
   /// Creates a property holding `initialValue`. Creating it notifies nobody.
   public init(_ initialValue: T) {
@@ -43,13 +44,22 @@ public final class Property<T> {
   /// The current value. Setting it notifies every observer, even if the value is equal.
   @inlinable
   public var value: T {
-    get { storage.withLock { $0.state.value } }
+    get {
+      observation.access(self)
+      return storage.withLock { $0.state.value }
+    }
     set {
-      let update = storage.withLock { header in
-        // The old value leaves the lock inside the update, so its deinit runs outside.
-        let update = header.state.replace(with: newValue)
-        storage.advanceEpochLocked()
-        return update
+      precondition(
+        !DeliveryFrame.isModifying(storage.identity),
+        "Property.modify: the closure must change its inout argument, not set the property itself"
+      )
+      let update = observation.withMutation(of: self) {
+        storage.withLock { header in
+          // The old value leaves the lock inside the update, so its deinit runs outside.
+          let update = header.state.replace(with: newValue)
+          storage.advanceEpochLocked()
+          return update
+        }
       }
       withExtendedLifetime(self) { storage.notify(update) }
     }
@@ -61,15 +71,74 @@ public final class Property<T> {
   ///   registered before it.
   /// - Returns: A disposable that ends this registration. Dropping it does not end it.
   public func observe(_ handler: @escaping @Sendable (T) -> Void) -> any Disposable {
-    let mailbox = SubscriberMailbox<T>()
-    let (id, current) = storage.add(
-      { _ in { update in mailbox.deliver(update.value, version: update.version, to: handler) } },
-      reading: { state, _ in (version: state.version, value: state.value) }
-    )
-    storage.withDeliveryFrame {
-      mailbox.deliver(current.value, version: current.version, to: handler)
+    register(replay: true, payload: \.value) { _, value in handler(value) }
+  }
+
+  /// Calls `handler` with every value set from now on, without the current value.
+  ///
+  /// The same as ``observe(_:)`` minus the replay: a value that was already current when
+  /// this method was called is never delivered, even if a set races with the call.
+  public func observeChanges(_ handler: @escaping @Sendable (T) -> Void) -> any Disposable {
+    register(replay: false, payload: \.value) { _, value in handler(value) }
+  }
+
+  /// Calls `handler` with the owner and the current value at once, then with every later
+  /// value, for as long as `owner` is alive, so the handler needs no `[weak self]`.
+  ///
+  /// `owner` is held weakly and passed to the handler strongly. Once its deinit has begun,
+  /// nothing is delivered and the registration no longer counts in ``observerCount``. You
+  /// need not keep the returned disposable. The handler is released while the owner
+  /// deallocates on Apple platforms, and at the property's next set or count elsewhere.
+  @discardableResult
+  public func observe<Owner: AnyObject>(
+    with owner: Owner,
+    _ handler: @escaping @Sendable (Owner, T) -> Void
+  ) -> any Disposable {
+    register(owner: owner, replay: true, payload: \.value) { owner, value in
+      // register() passes the owner it checked alive for this call.
+      handler(unsafeDowncast(owner!, to: Owner.self), value)
     }
-    return Subscription(storage: storage, id: id)
+  }
+
+  /// The one registration path behind every way of observing a property.
+  ///
+  /// - Parameters:
+  ///   - owner: If given, held weakly: the registration is counted and delivered to only
+  ///     while it is alive, and `handler` receives it strongly.
+  ///   - replay: Whether to deliver the current value before returning.
+  ///   - payload: What the handler receives of each set.
+  func register<Payload>(
+    owner: AnyObject? = nil,
+    replay: Bool,
+    payload: @escaping @Sendable (PropertyUpdate<T>) -> Payload,
+    handler: @escaping @Sendable (AnyObject?, Payload) -> Void
+  ) -> any Disposable {
+    let mailbox = SubscriberMailbox<Payload>()
+    let ownerEntry = owner.map(OwnerEntry.init)
+    // Calls the handler unless the owner has gone; then it ends the registration instead.
+    let deliver: @Sendable (PropertyUpdate<T>, UInt64) -> Void = { [storage] update, id in
+      let owner = ownerEntry?.reference.object
+      if ownerEntry != nil && owner == nil {
+        storage.remove(id)
+        return
+      }
+      mailbox.deliver(payload(update), version: update.version) { handler(owner, $0) }
+    }
+    let (id, current) = storage.add(
+      { id in { update in deliver(update, id) } },
+      owner: ownerEntry,
+      reading: { state, _ -> PropertyUpdate<T>? in
+        if replay { return state.current }
+        mailbox.ignore(through: state.version)
+        return nil
+      }
+    )
+    if let current {
+      storage.withDeliveryFrame { deliver(current, id) }
+    }
+    let token = Subscription(storage: storage, id: id)
+    if let owner { OwnerLifetime.bind(token, to: owner) }
+    return token
   }
 
   /// The number of live subscriptions.
@@ -102,9 +171,6 @@ struct PropertyState<T> {
   @usableFromInline var value: T
   /// Advances with every set; the initial value is version 1.
   @usableFromInline var version: UInt64 = 1
-  /// The registrations made with `subscribe(_:block:)`, by observer.
-  @usableFromInline var subscriptions: [ObjectIdentifier: [UInt64]] = [:]
-
   @inlinable
   init(value: T) {
     self.value = value
@@ -118,8 +184,8 @@ struct PropertyState<T> {
     return PropertyUpdate(version: version, value: newValue, oldValue: oldValue)
   }
 
-  mutating func forget(_ id: UInt64, of observer: ObjectIdentifier) {
-    subscriptions[observer]?.removeAll { $0 == id }
-    if subscriptions[observer]?.isEmpty == true { subscriptions[observer] = nil }
+  /// The current value as an update, for replays.
+  var current: PropertyUpdate<T> {
+    PropertyUpdate(version: version, value: value, oldValue: value)
   }
 }

@@ -1,0 +1,41 @@
+/// The values of an ``EventSource`` as an async sequence; see ``EventSource/values``.
+///
+/// The subscription belongs to the iterator: it starts when a loop starts iterating, and
+/// ends when that loop ends, its task is cancelled, or the iterator is released. A
+/// property's sequence therefore starts with the value current when the loop starts. Each
+/// loop over the same sequence has its own subscription.
+public struct EventValues<Element: Sendable>: AsyncSequence, Sendable {
+  private let subscribe: @Sendable (@escaping @Sendable (Element) -> Void) -> any Disposable
+  private let bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy
+
+  init<Source: EventSource>(
+    _ source: Source,
+    bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy
+  ) where Source.Value == Element {
+    subscribe = { source.observe($0) }
+    self.bufferingPolicy = bufferingPolicy
+  }
+
+  /// Subscribes to the source and returns an iterator over what it delivers from now on.
+  public func makeAsyncIterator() -> Iterator {
+    let stream = AsyncStream(bufferingPolicy: bufferingPolicy) { continuation in
+      let token = subscribe { value in continuation.yield(value) }
+      continuation.onTermination = { _ in token.dispose() }
+    }
+    return Iterator(base: stream.makeAsyncIterator())
+  }
+
+  /// Iterates the values of one subscription.
+  public struct Iterator: AsyncIteratorProtocol {
+    private var base: AsyncStream<Element>.Iterator
+
+    init(base: AsyncStream<Element>.Iterator) {
+      self.base = base
+    }
+
+    /// The next value; nil once the task is cancelled.
+    public mutating func next() async -> Element? {
+      await base.next()
+    }
+  }
+}

@@ -1,0 +1,97 @@
+/// Transactions and a selective pass for owners whose registrations are indexed in the
+/// state: the compatibility module's protocol-observer registry, which keeps one
+/// registration per observer and one per (key, observer), and must change several at once.
+extension ObserverStorage {
+  /// Registers the handlers that `body` returns, in one critical section with `body`'s
+  /// changes to the state.
+  ///
+  /// `body` runs under the lock and receives the id the first new handler will get; the
+  /// others get the ids that follow, in order. Returning no handlers registers nothing, so
+  /// "register unless already registered" is one atomic step. `body` must not call user code.
+  @inlinable
+  package func register<R>(
+    _ body: (inout State, _ firstID: UInt64) -> (handlers: [Handler], result: R)
+  ) -> R {
+    withLock { header in
+      let (handlers, result) = body(&header.state, header.nextID)
+      for handler in handlers {
+        header.entries.append(ObserverEntry(id: header.nextID, handler: handler))
+        header.nextID += 1
+      }
+      return result
+    }
+  }
+
+  /// Ends the registrations whose ids `body` returns, in one critical section with `body`'s
+  /// changes to the state, and returns their handlers for the caller to release after the
+  /// lock is gone.
+  ///
+  /// Ids that already ended are skipped. Each id ends as with ``remove(_:updating:)``, whose
+  /// bookkeeping this mirrors: a pass in progress does not call it after this returns.
+  @inlinable @discardableResult
+  package func unregister(_ body: (inout State) -> [UInt64]) -> [Handler] {
+    withLock { header in
+      var removed: [Handler] = []
+      for id in body(&header.state) {
+        guard let index = header.index(of: id), let handler = header.entries[index].handler else {
+          continue
+        }
+        header.entries[index].handler = nil
+        header.tombstones += 1
+        header.owners[id] = nil
+        removed.append(handler)
+      }
+      guard !removed.isEmpty else { return removed }
+      advanceEpochLocked()
+      if header.tombstones >= 8, header.tombstones * 2 >= header.entries.count {
+        header.entries.removeAll { $0.handler == nil }
+        header.tombstones = 0
+      }
+      return removed
+    }
+  }
+
+  /// Calls the handlers of the registrations that `select` picks, now, on this thread, in the
+  /// order `select` lists them; nested calls are not queued (like ``deliverNow(_:)``).
+  ///
+  /// `select` runs under the lock when the pass begins, so registrations made after that are
+  /// not reached. A registration that ends before its turn is not called: as in the full
+  /// pass, the epoch tells when the selection must be checked again. The cost is that of the
+  /// selection, not of a pass over every registration.
+  @inlinable
+  package func deliverNow(_ value: Value, selecting select: (State) -> [UInt64]) {
+    var (selected, snapshotEpoch) = withLock { header in
+      (header.liveHandlers(of: select(header.state)), self.epoch)
+    }
+    var index = 0
+    while index < selected.count {
+      if epoch != snapshotEpoch {
+        let remaining = selected[index...].map(\.id)
+        (selected, snapshotEpoch) = withLock { header in
+          (header.liveHandlers(of: remaining), self.epoch)
+        }
+        index = 0
+        continue
+      }
+      selected[index].handler(value)
+      index += 1
+    }
+  }
+}
+
+extension ObserverStorageHeader {
+  /// The live handlers of `ids`, in the order given; ended or unknown ids are left out.
+  @inlinable
+  func liveHandlers(
+    of ids: [UInt64]
+  ) -> ContiguousArray<(id: UInt64, handler: @Sendable (Value) -> Void)> {
+    var handlers: ContiguousArray<(id: UInt64, handler: @Sendable (Value) -> Void)> = []
+    handlers.reserveCapacity(ids.count)
+    for id in ids {
+      if let index = index(of: id), let handler = entries[index].handler {
+        handlers.append((id, handler))
+      }
+    }
+    return handlers
+  }
+}

@@ -1,0 +1,126 @@
+extension EventSource {
+  /// Delivers each value transformed by `transform`.
+  public func map<Result>(_ transform: @escaping @Sendable (Value) -> Result) -> ReadOnlyEvent<Result> {
+    ReadOnlyEvent { handler in observe { handler(transform($0)) } }
+  }
+
+  /// Delivers only the values for which `isIncluded` returns true.
+  public func filter(_ isIncluded: @escaping @Sendable (Value) -> Bool) -> ReadOnlyEvent<Value> {
+    ReadOnlyEvent { handler in observe { if isIncluded($0) { handler($0) } } }
+  }
+
+  /// Delivers the non-nil results of `transform`.
+  public func compactMap<Result>(_ transform: @escaping @Sendable (Value) -> Result?) -> ReadOnlyEvent<Result> {
+    ReadOnlyEvent { handler in observe { if let result = transform($0) { handler(result) } } }
+  }
+
+  /// Skips a value that `areEquivalent` finds equivalent to the last value delivered.
+  ///
+  /// Each subscription keeps its own last value. `areEquivalent` runs with no lock held.
+  public func removeDuplicates(
+    by areEquivalent: @escaping @Sendable (Value, Value) -> Bool
+  ) -> ReadOnlyEvent<Value> {
+    ReadOnlyEvent { handler in
+      let last = LastValue<Value>()
+      return observe { value in
+        if last.replace(with: value, unlessEquivalent: areEquivalent) { handler(value) }
+      }
+    }
+  }
+
+  /// Skips the first `count` values of each subscription.
+  public func skip(_ count: Int) -> ReadOnlyEvent<Value> {
+    precondition(count >= 0, "skip(_:) needs a count of zero or more")
+    return ReadOnlyEvent { handler in
+      let seen = Locked(0)
+      return observe { value in
+        let index = seen.withLock { seen in
+          defer { seen += 1 }
+          return seen
+        }
+        if index >= count { handler(value) }
+      }
+    }
+  }
+
+  /// Delivers the first `count` values of each subscription, then ends it.
+  ///
+  /// The subscription ends before the last value is delivered, so a handler that causes
+  /// another notification does not hear it; the upstream handler is released then.
+  public func take(_ count: Int) -> ReadOnlyEvent<Value> {
+    precondition(count >= 0, "take(_:) needs a count of zero or more")
+    return ReadOnlyEvent { handler in
+      let slot = DisposableSlot()
+      guard count > 0 else {
+        slot.dispose()
+        return slot
+      }
+      let taken = Locked(0)
+      slot.fill(observe { value in
+        let index = taken.withLock { taken in
+          defer { taken += 1 }
+          return taken
+        }
+        guard index < count else { return }
+        if index == count - 1 { slot.dispose() }
+        handler(value)
+      })
+      return slot
+    }
+  }
+
+  /// Delivers the next value only, then ends the subscription: `take(1)`.
+  public func once() -> ReadOnlyEvent<Value> {
+    take(1)
+  }
+
+  /// Delivers the values of this source and of `others`, as each arrives.
+  ///
+  /// Disposing the subscription ends the subscriptions to every source.
+  public func merge<Other: EventSource>(with others: Other...) -> ReadOnlyEvent<Value> where Other.Value == Value {
+    let sources = [ReadOnlyEvent(self)] + others.map(ReadOnlyEvent.init)
+    return ReadOnlyEvent { handler in
+      CompositeDisposable(sources.map { $0.observe(handler) })
+    }
+  }
+}
+
+extension EventSource where Value: Equatable {
+  /// Skips a value equal to the last value delivered.
+  public func removeDuplicates() -> ReadOnlyEvent<Value> {
+    removeDuplicates(by: ==)
+  }
+}
+
+/// The last value one subscription delivered, for `removeDuplicates`.
+///
+/// The comparison is user code, so it runs outside the lock; a generation counter detects a
+/// concurrent replacement, and the comparison is then made again against the newer value.
+final class LastValue<Value>: Sendable {
+  private struct State {
+    var value: Value?
+    var generation: UInt64 = 0
+  }
+
+  private let state = Locked(State())
+
+  init(_ initial: Value? = nil) {
+    state.withLock { $0.value = initial }
+  }
+
+  /// Stores `value` and returns true, unless it is equivalent to the stored value.
+  func replace(with value: Value, unlessEquivalent areEquivalent: (Value, Value) -> Bool) -> Bool {
+    while true {
+      let (last, generation) = state.withLock { ($0.value, $0.generation) }
+      if let last, areEquivalent(last, value) { return false }
+      let (stored, replaced) = state.withLock { state -> (Bool, Value?) in
+        guard state.generation == generation else { return (false, nil) }
+        // The replaced value leaves the lock, so its deinit runs outside.
+        defer { state.value = value; state.generation += 1 }
+        return (true, state.value)
+      }
+      withExtendedLifetime(replaced) {}
+      if stored { return true }
+    }
+  }
+}

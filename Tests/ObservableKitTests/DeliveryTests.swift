@@ -1,0 +1,84 @@
+import Dispatch
+import Foundation
+import Testing
+
+@testable import ObservableKit
+
+@Suite("Delivery targets")
+struct DeliveryTests {
+  @Test("Contract: observe(on:) delivers asynchronously on the queue, in order, also on a concurrent queue")
+  func queueDeliveryIsAsyncAndFIFO() {
+    let event = ObservableEvent<Int>()
+    let queue = DispatchQueue(label: "test", attributes: .concurrent)
+    let heard = Recorder<Int>()
+    let done = DispatchSemaphore(value: 0)
+    let notifyingThread = currentThreadID()
+    let offThread = Box(true)
+    let token = event.observe(on: queue) { value in
+      if currentThreadID() == notifyingThread { offThread.value = false }
+      heard.record(value)
+      if value == 999 { done.signal() }
+    }
+    for value in 0..<1000 { event.notifyObservers(value) }
+    #expect(done.wait(timeout: .now() + 10) == .success)
+    #expect(heard.values == Array(0..<1000))
+    #expect(offThread.value)
+    token.dispose()
+  }
+
+  @Test("Contract: once dispose returns, no queued delivery starts")
+  func disposeStopsQueuedDeliveries() {
+    let event = ObservableEvent<Int>()
+    let queue = DispatchQueue(label: "test")
+    let gate = DispatchSemaphore(value: 0)
+    let heard = Counter()
+    queue.async { gate.wait() }  // hold the queue while values are queued
+    let token = event.observe(on: queue) { _ in heard.increment() }
+    for value in 0..<10 { event.notifyObservers(value) }
+    token.dispose()
+    gate.signal()
+    queue.sync {}
+    #expect(heard.value == 0)
+    #expect(token.isDisposed && !event.isObserved)
+  }
+
+  @Test("Contract: concurrent notifications delivered on a queue lose nothing (TSan)")
+  func queueUnderContention() {
+    let event = ObservableEvent<Int>()
+    let queue = DispatchQueue(label: "test")
+    let total = Counter()
+    let token = event.observe(on: queue) { total.increment(by: $0) }
+    race(threads: 4) { _ in for _ in 0..<500 { event.notifyObservers(1) } }
+    queue.sync {}
+    // Every drain scheduled before the sync above has run; a last drain may still be
+    // scheduled after it, so wait for the exact count.
+    let finished = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async {
+      while total.value < 2_000 { queue.sync {} }
+      finished.signal()
+    }
+    #expect(finished.wait(timeout: .now() + 10) == .success)
+    #expect(total.value == 2_000)
+    token.dispose()
+  }
+
+  @Test("Contract: a @MainActor handler runs on the main actor, in order")
+  @MainActor
+  func mainActorDelivery() async {
+    let event = ObservableEvent<Int>()
+    var heard: [Int] = []
+    let token: any Disposable = await withCheckedContinuation { continuation in
+      var token: (any Disposable)?
+      token = event.observe(on: MainActor.shared) { value in
+        MainActor.assertIsolated()
+        heard.append(value)  // main-actor state, no locks or assumeIsolated needed
+        if value == 2 { continuation.resume(returning: token!) }
+      }
+      DispatchQueue.global().async {
+        for value in 0...2 { event.notifyObservers(value) }
+      }
+    }
+    #expect(heard == [0, 1, 2])
+    token.dispose()
+  }
+}

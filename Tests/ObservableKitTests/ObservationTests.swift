@@ -1,0 +1,43 @@
+#if canImport(Observation)
+import Observation
+import Testing
+
+@testable import ObservableKit
+
+@Suite("Swift Observation")
+struct ObservationTests {
+  @Test("reading value inside withObservationTracking registers it; a set fires onChange")
+  func tracking() {
+    let property = Property(1)
+    let changed = Counter()
+    let read = withObservationTracking {
+      property.value
+    } onChange: {
+      changed.increment()
+    }
+    #expect(read == 1)
+    #expect(changed.value == 0)
+    property.value = 2
+    #expect(changed.value == 1)
+    property.value = 3
+    #expect(changed.value == 1, "onChange is one-shot, as in Observation")
+  }
+
+  @Test("modify fires onChange too; an untracked read registers nothing")
+  func modifyAndUntracked() {
+    let property = Property(1)
+    let other = Property(1)
+    let changed = Counter()
+    _ = other.value
+    withObservationTracking {
+      _ = property.value
+    } onChange: {
+      changed.increment()
+    }
+    other.value = 5
+    #expect(changed.value == 0)
+    property.modify { $0 += 1 }
+    #expect(changed.value == 1)
+  }
+}
+#endif
