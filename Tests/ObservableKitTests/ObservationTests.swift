@@ -39,5 +39,18 @@ struct ObservationTests {
     property.modify { $0 += 1 }
     #expect(changed.value == 1)
   }
+
+  @Test("a property created with observationTracking: false is invisible to Observation")
+  func optOut() {
+    let property = Property(1, observationTracking: false)
+    let changed = Counter()
+    withObservationTracking {
+      _ = property.value
+    } onChange: {
+      changed.increment()
+    }
+    property.value = 2
+    #expect(changed.value == 0)
+  }
 }
 #endif

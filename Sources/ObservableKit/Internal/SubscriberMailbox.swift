@@ -31,6 +31,7 @@ struct SubscriberMailbox<Value>: Sendable {
 
   /// Makes the mailbox skip every version up to `version`. Lock order: the caller may hold
   /// its storage lock; the mailbox lock is always the inner one and runs no user code.
+  @inlinable
   func ignore(through version: UInt64) {
     state.withLock { $0.lastVersion = max($0.lastVersion, version) }
   }

@@ -12,9 +12,9 @@ import Observation
 struct ObservationSupport<T>: Sendable {
   private let registrar: (any AnyObject & Sendable)?
 
-  init() {
+  init(enabled: Bool) {
     #if canImport(Observation)
-    if #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) {
+    if enabled, #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) {
       registrar = Registrar<T>()
       return
     }

@@ -10,7 +10,9 @@ import ObjectiveC
 /// counting the moment the owner is gone, and its handler is released at the source's next
 /// notification or count. An owner that wants its handlers released during its own deinit on
 /// every platform adds the tokens to a ``DisposeBag`` it owns.
+@usableFromInline
 enum OwnerLifetime {
+  @usableFromInline
   static func bind(_ token: any Disposable, to owner: AnyObject) {
     #if canImport(ObjectiveC)
     let sentinel = DisposeOnDeinit(token)
