@@ -10,15 +10,18 @@ struct ObservationTests {
   func tracking() {
     let property = Property(1)
     let changed = Counter()
+    let seenInOnChange = Box(0)
     let read = withObservationTracking {
       property.value
     } onChange: {
       changed.increment()
+      seenInOnChange.value = property.value  // onChange runs before the new value is stored
     }
     #expect(read == 1)
     #expect(changed.value == 0)
     property.value = 2
     #expect(changed.value == 1)
+    #expect(seenInOnChange.value == 1)
     property.value = 3
     #expect(changed.value == 1, "onChange is one-shot, as in Observation")
   }

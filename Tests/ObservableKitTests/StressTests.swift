@@ -110,6 +110,29 @@ struct StressTests {
     #expect(property.observerCount == 0)
   }
 
+  @Test("Contract: a combineLatest handler never overlaps itself and ends on the final pair")
+  func combineLatestConcurrent() {
+    let a = Property(0)
+    let b = Property(0)
+    let inside = Counter()
+    let overlaps = Counter()
+    let last = Box((0, 0))
+    let token = a.combineLatest(b).observe { pair in
+      inside.increment()
+      if inside.value > 1 { overlaps.increment() }
+      last.value = pair
+      inside.increment(by: -1)
+    }
+    race(threads: 2) { index in
+      for round in 1...Self.rounds {
+        if index == 0 { a.value = round } else { b.value = round }
+      }
+    }
+    #expect(overlaps.value == 0)
+    #expect(last.value == (Self.rounds, Self.rounds))
+    token.dispose()
+  }
+
   @Test("Contract: bags, events and properties used from many threads at once")
   func mixed() {
     let event = ObservableEvent<Int>()
