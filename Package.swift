@@ -15,6 +15,7 @@ let package = Package(
     .target(name: "ObservableKit", dependencies: ["ObservableKitShims"]),
     .target(name: "Observable", dependencies: ["ObservableKit"]),
     .testTarget(name: "ObservableKitTests", dependencies: ["ObservableKit"]),
+    .testTarget(name: "ObservableTests", dependencies: ["Observable"]),
   ],
   swiftLanguageModes: [.v6]
 )

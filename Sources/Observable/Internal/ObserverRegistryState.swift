@@ -1,0 +1,107 @@
+import ObservableKit
+
+/// The identity maps of an observer registry, kept in the core storage's state so that the
+/// storage lock guards them together with the registrations they index.
+///
+/// Each observer has one plain registration (the one `withObservers` reaches), made when it
+/// is first added by any method, and one registration per key it was added for. Everything
+/// here is pure bookkeeping that runs under the lock: it creates handlers but never calls
+/// one, and never loads a weak reference.
+struct ObserverRegistryState {
+  typealias Handler = ObserverStorage<ObserverVisit, ObserverRegistryState>.Handler
+  /// Makes the handler of one registration of the observer behind a reference.
+  typealias HandlerFactory = (WeakObserver, ObserverVisit.Kind) -> Handler
+
+  struct Member {
+    /// Shared by every registration of this observer; its identity tells a live
+    /// registration from one left by a deallocated object at the same address.
+    let reference: WeakObserver
+    /// The plain registration.
+    let id: UInt64
+    /// Whether the observer was added with `addObserver`, not only for keys.
+    var isPlain: Bool
+    /// The registration for each key.
+    var keys: [AnyHashable: UInt64] = [:]
+
+    var allIDs: [UInt64] { [id] + keys.values }
+  }
+
+  private(set) var members: [ObjectIdentifier: Member] = [:]
+  /// For each key, its registrations in registration order. Never holds an empty array.
+  private(set) var buckets: [AnyHashable: [UInt64]] = [:]
+
+  /// Registers `identity` plainly (`key == nil`) or for `key`, unless it already is.
+  ///
+  /// Returns the handlers to add (ids `firstID`, `firstID + 1`, … in order) and the reference
+  /// of the member, which is `fresh` unless the identity was registered already.
+  mutating func register(
+    _ identity: ObjectIdentifier,
+    key: AnyHashable?,
+    fresh: WeakObserver,
+    firstID: UInt64,
+    makeHandler: HandlerFactory
+  ) -> (handlers: [Handler], result: WeakObserver) {
+    var handlers: [Handler] = []
+    var nextID = firstID
+    var member: Member
+    if let existing = members[identity] {
+      member = existing
+    } else {
+      member = Member(reference: fresh, id: nextID, isPlain: false)
+      handlers.append(makeHandler(fresh, .plain))
+      nextID += 1
+    }
+    if let key {
+      if member.keys[key] == nil {
+        member.keys[key] = nextID
+        buckets[key, default: []].append(nextID)
+        handlers.append(makeHandler(member.reference, .keyed))
+      }
+    } else {
+      member.isPlain = true
+    }
+    members[identity] = member
+    return (handlers, member.reference)
+  }
+
+  /// Forgets `identity` entirely and returns the ids of all its registrations.
+  mutating func unregister(_ identity: ObjectIdentifier) -> [UInt64] {
+    guard let member = members.removeValue(forKey: identity) else { return [] }
+    for (key, id) in member.keys {
+      forget(id, in: key)
+    }
+    return member.allIDs
+  }
+
+  /// Forgets `identity`'s registration for `key`, and the observer itself if that was its
+  /// last reason to be registered. Returns the ids that ended.
+  mutating func unregister(_ identity: ObjectIdentifier, key: AnyHashable) -> [UInt64] {
+    guard var member = members[identity], let id = member.keys.removeValue(forKey: key) else {
+      return []
+    }
+    forget(id, in: key)
+    if member.keys.isEmpty, !member.isPlain {
+      members[identity] = nil
+      return [id, member.id]
+    }
+    members[identity] = member
+    return [id]
+  }
+
+  /// Forgets `identity` if its registrations still belong to `reference`, whose object has
+  /// deallocated. Returns the ids that ended.
+  mutating func prune(_ identity: ObjectIdentifier, reference: WeakObserver) -> [UInt64] {
+    guard members[identity]?.reference === reference else { return [] }
+    return unregister(identity)
+  }
+
+  /// The registrations for `key`, in registration order.
+  func registrations(for key: AnyHashable) -> [UInt64] {
+    buckets[key] ?? []
+  }
+
+  private mutating func forget(_ id: UInt64, in key: AnyHashable) {
+    buckets[key]?.removeAll { $0 == id }
+    if buckets[key]?.isEmpty == true { buckets[key] = nil }
+  }
+}

@@ -1,0 +1,127 @@
+#if canImport(Combine)
+import Combine
+#endif
+
+/// A base class that makes your class observable through observer protocols.
+///
+/// ```swift
+/// protocol DummyObservable: AnyObject {
+///   func onFooChanged(oldValue: String, newValue: String)
+/// }
+///
+/// class Dummy: ObservableClass {
+///   private var _foo = "Hello"
+///   var foo: String {
+///     get { _foo }
+///     set {
+///       withObservers { (observer: DummyObservable) in
+///         observer.onFooChanged(oldValue: _foo, newValue: newValue)
+///       }
+///       _foo = newValue
+///       objectWillChange.send()
+///     }
+///   }
+/// }
+///
+/// let dummy = Dummy()
+/// dummy.addObserver(someDummyObserver)
+/// dummy.foo = "Test 1"   // someDummyObserver.onFooChanged(oldValue: "Hello", newValue: "Test 1")
+/// ```
+///
+/// ## Threads and order
+/// - `withObservers(_:)` calls the observers synchronously on the calling thread, in
+///   registration order, with no lock held. Passes on different threads run concurrently.
+/// - Adding, removing and passing are safe from any thread. This class has the same engine
+///   and the same guarantees as ``ObservableThreadSafeClass``, whose name states the intent.
+///
+/// ## Re-entrancy
+/// A callback may add or remove observers and start nested passes, which run to completion
+/// at once. An observer added during a pass is first called by the next pass; one removed
+/// during a pass is not called by the rest of it. See ``Observable`` for the full contract.
+///
+/// ## Sendability
+/// The class is not `Sendable`, so that your subclasses compile without warnings. To share
+/// an instance across threads in checked code, restate the conformance on your subclass,
+/// which vouches for the state you add: `final class Model: ObservableThreadSafeClass,
+/// @unchecked Sendable { … }`.
+///
+/// ## SwiftUI
+/// Where Combine exists the class is an `ObservableObject`; call `objectWillChange.send()`
+/// yourself, or `notifyChange()` from any thread. On other platforms
+/// `objectWillChange` is an `ObservableObjectPublisher` stand-in with the same `send()`.
+open class ObservableClass: Observable {
+  package let registry = ObserverRegistry()
+
+  #if !canImport(Combine)
+  /// Stands in for `ObservableObject.objectWillChange` where Combine does not exist, so that
+  /// `objectWillChange.send()` compiles on every platform.
+  ///
+  /// `send()` calls the publisher's handlers synchronously on the calling thread; see
+  /// ``ObservableObjectPublisher``.
+  public let objectWillChange = ObservableObjectPublisher()
+  #endif
+
+  /// Creates an observable with no observers.
+  public init() {}
+
+  deinit {
+    registry.removeAll()
+  }
+
+  /// Registers `observer`, held weakly, for every later pass of `withObservers(_:)`.
+  ///
+  /// Adding an observer that is already registered (plainly or for a key) changes nothing,
+  /// not even its place in the order. Safe from any thread and from inside a callback; an
+  /// observer added during a pass is first called by the next pass.
+  public func addObserver<TObservationProtocol: AnyObject>(_ observer: TObservationProtocol) {
+    registry.add(observer)
+  }
+
+  /// Ends every registration of `observer`, plain and keyed; does nothing if it has none.
+  ///
+  /// Once this returns, no pass starts a call to `observer`, including a pass in progress on
+  /// this or another thread (a call another thread has already begun may still be running).
+  /// Safe from any thread and from inside a callback.
+  public func removeObserver<TObservationProtocol: AnyObject>(_ observer: TObservationProtocol) {
+    registry.remove(observer)
+  }
+
+  /// Calls `code` with each live observer that conforms to `TObservationProtocol`.
+  ///
+  /// Name the observer protocol in the closure: `{ (observer: DummyObservable) in … }`.
+  /// Keyed observers of a ``KeyedObservableClass`` are visited too.
+  ///
+  /// - Runs synchronously on the calling thread, in registration order, and returns after the
+  ///   last call; no lock is held while `code` runs.
+  /// - Re-entrant: `code` may add or remove observers and start nested passes, which run to
+  ///   completion at once. Observers added during the pass are not called by it; observers
+  ///   removed before their turn are not called. Each observer is kept alive for its call.
+  open func withObservers<TObservationProtocol>(_ code: (_ observer: TObservationProtocol) -> Void) {
+    registry.visit(code)
+  }
+
+  /// Sends `objectWillChange` on the main actor, later: schedules a task and returns at once.
+  ///
+  /// Callable from any thread. Flowduino's spelling for SwiftUI support; like the async
+  /// overload, it sends *after* the caller's change, so prefer calling
+  /// `objectWillChange.send()` on the main thread before the change where you can. The main
+  /// actor must be running (an app, or `dispatchMain()`) for the send to happen.
+  open func notifyChange() {
+    // The task only touches this module's own state and the publisher.
+    let transfer = UncheckedSendable(self)
+    Task { await transfer.value.notifyChange() }
+  }
+
+  /// Sends `objectWillChange` on the main actor and returns once it was sent.
+  ///
+  /// In an async context a plain `notifyChange()` picks this overload, so it needs `await`.
+  open func notifyChange() async {
+    // The publisher is thread-safe; `send()` runs on the main actor.
+    let publisher = UncheckedSendable(objectWillChange)
+    await MainActor.run { publisher.value.send() }
+  }
+}
+
+#if canImport(Combine)
+extension ObservableClass: ObservableObject {}
+#endif

@@ -1,0 +1,38 @@
+#if !canImport(Combine)
+import ObservableKit
+
+/// A stand-in for Combine's `ObservableObjectPublisher` on platforms without Combine, so that
+/// SwiftUI-style code (`objectWillChange.send()`) compiles everywhere.
+///
+/// It is the type of ``ObservableClass/objectWillChange`` there, built on the core's
+/// `ObservableEvent<Void>`:
+///
+/// ```swift
+/// let token = model.objectWillChange.observe { print("will change") }
+/// model.objectWillChange.send()   // prints "will change"
+/// token.dispose()
+/// ```
+///
+/// Threads, order and re-entrancy are those of `ObservableEvent`: handlers run synchronously
+/// on the thread that calls ``send()``, in registration order, with no lock held; a `send()`
+/// from inside a handler is delivered after the current pass.
+public final class ObservableObjectPublisher: Sendable {
+  private let event = ObservableEvent<Void>()
+
+  /// Creates a publisher with no handlers.
+  public init() {}
+
+  /// Calls every handler, in registration order, on this thread.
+  public func send() {
+    event.notifyObservers()
+  }
+
+  /// Registers `handler` to be called by every later ``send()``.
+  ///
+  /// - Returns: A disposable that ends the registration. Dropping it does not end it; the
+  ///   registration lives as long as the publisher.
+  public func observe(_ handler: @escaping @Sendable () -> Void) -> any Disposable {
+    event.observe { handler() }
+  }
+}
+#endif

@@ -1,0 +1,58 @@
+import Observable
+import Testing
+
+#if !canImport(Combine)
+import Foundation
+
+/// The stand-in for `ObservableObject.objectWillChange` where Combine does not exist.
+@Suite("objectWillChange and notifyChange()")
+struct ObjectWillChangeTests {
+  @Test("objectWillChange.send() calls its handlers synchronously, in order")
+  func sendIsSynchronous() {
+    let observable = ObservableThreadSafeClass()
+    let log = Guarded<[String]>([])
+    let first = observable.objectWillChange.observe { log.withLock { $0.append("first") } }
+    let second = observable.objectWillChange.observe { log.withLock { $0.append("second") } }
+    observable.objectWillChange.send()
+    #expect(log.current == ["first", "second"])
+
+    first.dispose()
+    observable.objectWillChange.send()
+    #expect(log.current == ["first", "second", "second"])
+    second.dispose()
+  }
+
+  @Test("await notifyChange() sends on the main actor before it returns")
+  func asyncNotifyChange() async {
+    let observable = ObservableThreadSafeClass()
+    let sends = Guarded(0)
+    let token = observable.objectWillChange.observe {
+      MainActor.assertIsolated("objectWillChange was sent off the main actor")
+      sends.withLock { $0 += 1 }
+    }
+    await observable.notifyChange()
+    #expect(sends.current == 1)
+    token.dispose()
+  }
+
+  @Test("notifyChange() returns at once and sends later, on the main actor")
+  func syncNotifyChange() async {
+    let observable = ObservableClass()
+    let sends = Guarded(0)
+    let returnedFirst = Guarded(false)
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      // The publisher lives as long as the observable; the registration with it.
+      _ = observable.objectWillChange.observe {
+        MainActor.assertIsolated("objectWillChange was sent off the main actor")
+        sends.withLock { $0 += 1 }
+        continuation.resume()
+      }
+      observable.notifyChange()  // in this synchronous closure, the synchronous overload
+      returnedFirst.withLock { $0 = sends.current == 0 }
+    }
+    #expect(sends.current == 1)
+    #expect(returnedFirst.current, "notifyChange() sent before it returned")
+  }
+}
+
+#endif

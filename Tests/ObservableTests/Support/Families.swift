@@ -1,0 +1,59 @@
+import Observable
+import Testing
+
+// The classes as a user shares them across threads in checked code: restating
+// `@unchecked Sendable` on the subclass, which vouches for the state it adds (none here).
+final class SharedObservableClass: ObservableClass, @unchecked Sendable {}
+final class SharedThreadSafeClass: ObservableThreadSafeClass, @unchecked Sendable {}
+final class SharedObservableThread: ObservableThread, @unchecked Sendable {}
+final class SharedKeyedClass: KeyedObservableClass<String>, @unchecked Sendable {}
+final class SharedKeyedThreadSafeClass: KeyedObservableThreadSafeClass<String>, @unchecked Sendable {}
+final class SharedKeyedThread: KeyedObservableThread<String>, @unchecked Sendable {}
+
+/// The three families of observables; every behavioural test runs against each.
+enum Family: String, CaseIterable, Sendable, CustomTestStringConvertible {
+  case plain = "ObservableClass"
+  case threadSafe = "ObservableThreadSafeClass"
+  case thread = "ObservableThread"
+  case keyedPlain = "KeyedObservableClass"
+  case keyedThreadSafe = "KeyedObservableThreadSafeClass"
+  case keyedThread = "KeyedObservableThread"
+
+  /// The three base families, without their keyed variants.
+  static let base: [Family] = [.plain, .threadSafe, .thread]
+
+  func make() -> any Observable & Sendable {
+    switch self {
+    case .plain: SharedObservableClass()
+    case .threadSafe: SharedThreadSafeClass()
+    case .thread: SharedObservableThread()
+    case .keyedPlain: SharedKeyedClass()
+    case .keyedThreadSafe: SharedKeyedThreadSafeClass()
+    case .keyedThread: SharedKeyedThread()
+    }
+  }
+
+  var testDescription: String { rawValue }
+}
+
+/// The three keyed families.
+enum KeyedFamily: String, CaseIterable, Sendable, CustomTestStringConvertible {
+  case plain = "KeyedObservableClass"
+  case threadSafe = "KeyedObservableThreadSafeClass"
+  case thread = "KeyedObservableThread"
+
+  func make() -> any KeyedObservable<String> & Sendable {
+    switch self {
+    case .plain: SharedKeyedClass()
+    case .threadSafe: SharedKeyedThreadSafeClass()
+    case .thread: SharedKeyedThread()
+    }
+  }
+
+  var testDescription: String { rawValue }
+}
+
+/// What the registry of `observable` holds; every class of the module is an `ObservableClass`.
+func census(_ observable: any Observable) -> ObserverRegistry.Census {
+  (observable as! ObservableClass).registry.census
+}
