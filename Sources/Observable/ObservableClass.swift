@@ -107,18 +107,27 @@ open class ObservableClass: Observable {
   /// `objectWillChange.send()` on the main thread before the change where you can. The main
   /// actor must be running (an app, or `dispatchMain()`) for the send to happen.
   open func notifyChange() {
-    // The task only touches this module's own state and the publisher.
-    let transfer = UncheckedSendable(self)
-    Task { await transfer.value.notifyChange() }
+    let send = objectWillChangeSender()
+    Task { @MainActor in send() }
   }
 
   /// Sends `objectWillChange` on the main actor and returns once it was sent.
   ///
   /// In an async context a plain `notifyChange()` picks this overload, so it needs `await`.
   open func notifyChange() async {
-    // The publisher is thread-safe; `send()` runs on the main actor.
-    let publisher = UncheckedSendable(objectWillChange)
-    await MainActor.run { publisher.value.send() }
+    let send = objectWillChangeSender()
+    await MainActor.run { send() }
+  }
+
+  /// Sends `objectWillChange`; callers call it on the main actor only.
+  private func objectWillChangeSender() -> @Sendable () -> Void {
+    #if canImport(Combine)
+    // Combine's publisher is not Sendable; it crosses to the main actor only to be sent there.
+    nonisolated(unsafe) let publisher = objectWillChange
+    #else
+    let publisher = objectWillChange
+    #endif
+    return { publisher.send() }
   }
 }
 

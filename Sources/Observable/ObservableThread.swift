@@ -69,8 +69,8 @@ open class ObservableThread: ObservableThreadSafeClass {
     guard lifecycle.claimStart() else { return }
     // The new thread uses this object; its own state is locked, the subclass's is the
     // subclass's to protect (see the class documentation).
-    let transfer = UncheckedSendable(self)
-    let thread = Thread { transfer.value.lifecycle.run { transfer.value.main() } }
+    nonisolated(unsafe) let observable = self
+    let thread = Thread { observable.lifecycle.run { observable.main() } }
     thread.name = String(describing: type(of: self))
     thread.start()
   }

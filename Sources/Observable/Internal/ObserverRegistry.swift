@@ -24,7 +24,7 @@ package struct ObserverRegistry: Sendable {
 
   /// Registers `observer` plainly (`key == nil`) or for `key`; does nothing if it already is.
   func add(_ observer: AnyObject, key: AnyHashable? = nil) {
-    let fresh = WeakObserver(observer)
+    let fresh = WeakReference(observer)
     let identity = fresh.identity
     while true {
       let reference = storage.register { state, firstID in
@@ -107,7 +107,7 @@ package struct ObserverRegistry: Sendable {
 
   /// The handler of one registration. It acts only on passes of its kind, keeps the observer
   /// alive while the pass calls it, and prunes the observer once it has deallocated.
-  private func makeHandler(_ reference: WeakObserver, _ kind: ObserverVisit.Kind) -> Storage.Handler {
+  private func makeHandler(_ reference: WeakReference, _ kind: ObserverVisit.Kind) -> Storage.Handler {
     { [self] visit in
       guard visit.kind == kind else { return }
       guard let observer = reference.object else {
@@ -118,7 +118,7 @@ package struct ObserverRegistry: Sendable {
     }
   }
 
-  private func prune(_ identity: ObjectIdentifier, _ reference: WeakObserver) {
+  private func prune(_ identity: ObjectIdentifier, _ reference: WeakReference) {
     storage.unregister { $0.prune(identity, reference: reference) }
   }
 }

@@ -10,12 +10,12 @@ import ObservableKit
 struct ObserverRegistryState {
   typealias Handler = ObserverStorage<ObserverVisit, ObserverRegistryState>.Handler
   /// Makes the handler of one registration of the observer behind a reference.
-  typealias HandlerFactory = (WeakObserver, ObserverVisit.Kind) -> Handler
+  typealias HandlerFactory = (WeakReference, ObserverVisit.Kind) -> Handler
 
   struct Member {
     /// Shared by every registration of this observer; its identity tells a live
     /// registration from one left by a deallocated object at the same address.
-    let reference: WeakObserver
+    let reference: WeakReference
     /// The plain registration.
     let id: UInt64
     /// Whether the observer was added with `addObserver`, not only for keys.
@@ -37,10 +37,10 @@ struct ObserverRegistryState {
   mutating func register(
     _ identity: ObjectIdentifier,
     key: AnyHashable?,
-    fresh: WeakObserver,
+    fresh: WeakReference,
     firstID: UInt64,
     makeHandler: HandlerFactory
-  ) -> (handlers: [Handler], result: WeakObserver) {
+  ) -> (handlers: [Handler], result: WeakReference) {
     var handlers: [Handler] = []
     var nextID = firstID
     var member: Member
@@ -90,7 +90,7 @@ struct ObserverRegistryState {
 
   /// Forgets `identity` if its registrations still belong to `reference`, whose object has
   /// deallocated. Returns the ids that ended.
-  mutating func prune(_ identity: ObjectIdentifier, reference: WeakObserver) -> [UInt64] {
+  mutating func prune(_ identity: ObjectIdentifier, reference: WeakReference) -> [UInt64] {
     guard members[identity]?.reference === reference else { return [] }
     return unregister(identity)
   }

@@ -71,18 +71,18 @@ public final class ObservableEvent<T>: EventSource {
     with owner: Owner,
     _ handler: @escaping @Sendable (Owner, T) -> Void
   ) -> any Disposable {
-    let ownerEntry = OwnerEntry(owner)
+    let ownerReference = WeakReference(owner)
     let (id, _) = storage.add(
       { [storage] id in
         { value in
-          guard let owner = ownerEntry.reference.object else {
+          guard let owner = ownerReference.object else {
             storage.remove(id)
             return
           }
           handler(unsafeDowncast(owner, to: Owner.self), value)
         }
       },
-      owner: ownerEntry,
+      owner: ownerReference,
       reading: { _, _ in () }
     )
     let token = Subscription(storage: storage, id: id)

@@ -12,43 +12,35 @@ extension ObserverStorage {
   package func register<R>(
     _ body: (inout State, _ firstID: UInt64) -> (handlers: [Handler], result: R)
   ) -> R {
-    withLock { header in
+    let (added, result) = withLock { header in
       let (handlers, result) = body(&header.state, header.nextID)
       for handler in handlers {
         header.entries.append(ObserverEntry(id: header.nextID, handler: handler))
         header.nextID += 1
       }
-      return result
+      return (handlers.count, result)
     }
+    Diagnostics.subscriptionsChanged(by: added)
+    return result
   }
 
   /// Ends the registrations whose ids `body` returns, in one critical section with `body`'s
   /// changes to the state, and returns their handlers for the caller to release after the
   /// lock is gone.
   ///
-  /// Ids that already ended are skipped. Each id ends as with ``remove(_:updating:)``, whose
-  /// bookkeeping this mirrors: a pass in progress does not call it after this returns.
+  /// Ids that already ended are skipped. Each id ends as with ``remove(_:updating:)``: a
+  /// pass in progress does not call it after this returns.
   @inlinable @discardableResult
   package func unregister(_ body: (inout State) -> [UInt64]) -> [Handler] {
-    withLock { header in
-      var removed: [Handler] = []
-      for id in body(&header.state) {
-        guard let index = header.index(of: id), let handler = header.entries[index].handler else {
-          continue
-        }
-        header.entries[index].handler = nil
-        header.tombstones += 1
-        header.owners[id] = nil
-        removed.append(handler)
-      }
+    let removed = withLock { header in
+      let removed = body(&header.state).compactMap { header.end($0) }
       guard !removed.isEmpty else { return removed }
       advanceEpochLocked()
-      if header.tombstones >= 8, header.tombstones * 2 >= header.entries.count {
-        header.entries.removeAll { $0.handler == nil }
-        header.tombstones = 0
-      }
+      header.compactIfNeeded()
       return removed
     }
+    Diagnostics.subscriptionsChanged(by: -removed.count)
+    return removed
   }
 
   /// Calls the handlers of the registrations that `select` picks, now, on this thread, in the

@@ -12,19 +12,6 @@ package struct ObserverEntry<Value> {
   }
 }
 
-/// The owner of an owner-bound registration: its identity and a weak reference to it.
-@usableFromInline
-package struct OwnerEntry: Sendable {
-  @usableFromInline let key: ObjectIdentifier
-  @usableFromInline let reference: WeakReference
-
-  @inlinable
-  package init(_ owner: AnyObject) {
-    key = ObjectIdentifier(owner)
-    reference = WeakReference(owner)
-  }
-}
-
 /// Everything the storage lock guards.
 @usableFromInline
 package struct ObserverStorageHeader<Value, State> {
@@ -39,7 +26,7 @@ package struct ObserverStorageHeader<Value, State> {
   @usableFromInline var tombstones = 0
   /// The owner of each owner-bound registration. Never load these references under the
   /// lock: the strong reference a load returns may be the last one.
-  @usableFromInline var owners: [UInt64: OwnerEntry] = [:]
+  @usableFromInline var owners: [UInt64: WeakReference] = [:]
 
   @inlinable
   init(state: State) {
@@ -47,6 +34,27 @@ package struct ObserverStorageHeader<Value, State> {
   }
 
   @inlinable var liveCount: Int { entries.count - tombstones }
+
+  /// Ends the registration `id` and returns its handler (nil if it had ended), leaving a
+  /// tombstone; the caller advances the epoch and calls ``compactIfNeeded()``.
+  @inlinable
+  package mutating func end(_ id: UInt64) -> (@Sendable (Value) -> Void)? {
+    guard let index = index(of: id), let handler = entries[index].handler else { return nil }
+    entries[index].handler = nil
+    tombstones += 1
+    owners[id] = nil
+    return handler
+  }
+
+  /// Drops the tombstones once they are at least half of the entries. Tombstones hold no
+  /// handlers, so this releases nothing but buffer memory.
+  @inlinable
+  package mutating func compactIfNeeded() {
+    if tombstones >= 8, tombstones * 2 >= entries.count {
+      entries.removeAll { $0.handler == nil }
+      tombstones = 0
+    }
+  }
 
   @inlinable
   func index(of id: UInt64) -> Int? {
@@ -118,10 +126,11 @@ package struct ObserverStorage<Value, State>: Sendable {
   @inlinable
   package func add<R>(
     _ makeHandler: (UInt64) -> Handler,
-    owner: OwnerEntry? = nil,
+    owner: WeakReference? = nil,
     reading read: (inout State, UInt64) -> R
   ) -> (id: UInt64, read: R) {
-    withLock { header in
+    Diagnostics.subscriptionsChanged(by: 1)
+    return withLock { header in
       let id = header.nextID
       header.nextID += 1
       header.entries.append(ObserverEntry(id: id, handler: makeHandler(id)))
@@ -139,35 +148,29 @@ package struct ObserverStorage<Value, State>: Sendable {
   /// lock is gone. Returns nil if it had already ended.
   @inlinable @discardableResult
   package func remove(_ id: UInt64, updating update: (inout State) -> Void = { _ in }) -> Handler? {
-    withLock { header in
-      guard let index = header.index(of: id), let handler = header.entries[index].handler else {
-        return nil
-      }
-      header.entries[index].handler = nil
-      header.tombstones += 1
-      header.owners[id] = nil
+    let handler = withLock { header -> Handler? in
+      guard let handler = header.end(id) else { return nil }
       update(&header.state)
       advanceEpochLocked()
-      if header.tombstones >= 8, header.tombstones * 2 >= header.entries.count {
-        // Tombstones hold no handlers, so compacting releases nothing but buffer memory.
-        header.entries.removeAll { $0.handler == nil }
-        header.tombstones = 0
-      }
+      header.compactIfNeeded()
       return handler
     }
+    if handler != nil { Diagnostics.subscriptionsChanged(by: -1) }
+    return handler
   }
 
   /// Ends every subscription. The handlers are released after the lock is gone.
   @inlinable
   package func removeAll() {
-    let removed = withLock { header in
-      let removed = header.entries
+    let (removed, live) = withLock { header in
+      let removed = (header.entries, header.liveCount)
       header.entries = []
       header.tombstones = 0
       header.owners = [:]
       advanceEpochLocked()
       return removed
     }
+    Diagnostics.subscriptionsChanged(by: -live)
     withExtendedLifetime(removed) {}
   }
 
@@ -188,9 +191,9 @@ package struct ObserverStorage<Value, State>: Sendable {
   /// Removes the registrations of `owners` whose owner has deallocated; returns how many.
   /// The weak loads happen here, outside the lock.
   @usableFromInline
-  func removeDeadOwners(_ owners: [UInt64: OwnerEntry]) -> Int {
+  func removeDeadOwners(_ owners: [UInt64: WeakReference]) -> Int {
     var removed = 0
-    for (id, owner) in owners where owner.reference.object == nil {
+    for (id, owner) in owners where owner.object == nil {
       if remove(id) != nil { removed += 1 }
     }
     return removed
@@ -198,7 +201,7 @@ package struct ObserverStorage<Value, State>: Sendable {
 
   /// Ends every registration bound to the owner `key`.
   package func removeAll(ownedBy key: ObjectIdentifier) {
-    let ids = withLock { header in header.owners.filter { $0.value.key == key }.map(\.key) }
+    let ids = withLock { header in header.owners.filter { $0.value.identity == key }.map(\.key) }
     for id in ids { remove(id) }
   }
 

@@ -1,14 +1,18 @@
-/// An immutable weak reference that may cross threads.
+/// An immutable weak reference that may cross threads, with the identity of its object.
 ///
 /// Load `object` only outside our locks: the strong reference it returns may be the last
-/// one, and releasing it runs the object's deinit.
+/// one, and releasing it runs the object's deinit. `identity` and `===` on the reference
+/// itself are safe anywhere.
 @usableFromInline
-final class WeakReference: @unchecked Sendable {
+package final class WeakReference: @unchecked Sendable {
   // Immutable after init; the runtime loads weak references atomically.
-  @usableFromInline weak let object: AnyObject?
+  @usableFromInline package weak let object: AnyObject?
+  /// The identity of the object, kept after it deallocates (its address may then be reused).
+  @usableFromInline package let identity: ObjectIdentifier
 
-  @usableFromInline
-  init(_ object: AnyObject) {
+  @inlinable
+  package init(_ object: AnyObject) {
     self.object = object
+    identity = ObjectIdentifier(object)
   }
 }

@@ -125,11 +125,11 @@ public final class Property<T>: PropertySource {
     handler: @escaping @Sendable (AnyObject?, Payload) -> Void
   ) -> any Disposable {
     let mailbox = SubscriberMailbox<Payload>()
-    let ownerEntry = owner.map(OwnerEntry.init)
+    let ownerReference = owner.map(WeakReference.init)
     // Calls the handler unless the owner has gone; then it ends the registration instead.
     let deliver: @Sendable (PropertyUpdate<T>, UInt64) -> Void = { [storage] update, id in
-      let owner = ownerEntry?.reference.object
-      if ownerEntry != nil && owner == nil {
+      let owner = ownerReference?.object
+      if ownerReference != nil && owner == nil {
         storage.remove(id)
         return
       }
@@ -137,7 +137,7 @@ public final class Property<T>: PropertySource {
     }
     let (id, current) = storage.add(
       { id in { update in deliver(update, id) } },
-      owner: ownerEntry,
+      owner: ownerReference,
       reading: { state, _ -> PropertyUpdate<T>? in
         if replay { return state.current }
         mailbox.ignore(through: state.version)

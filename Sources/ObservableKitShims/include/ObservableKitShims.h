@@ -104,6 +104,10 @@ static inline uint64_t okit_atomic_decrement(uint64_t *word) {
 void *_Nullable okit_current_frame(void);
 void okit_set_current_frame(void *_Nullable frame);
 
+/// The process-wide count of live subscriptions (kept by debug builds only).
+void okit_live_subscriptions_add(int64_t delta);
+int64_t okit_live_subscriptions(void);
+
 #pragma clang assume_nonnull end
 
 #endif
