@@ -14,8 +14,11 @@ let package = Package(
     .target(name: "ObservableKitShims"),
     .target(name: "ObservableKit", dependencies: ["ObservableKitShims"]),
     .target(name: "Observable", dependencies: ["ObservableKit"]),
-    .testTarget(name: "ObservableKitTests", dependencies: ["ObservableKit"]),
-    .testTarget(name: "ObservableTests", dependencies: ["Observable"]),
+    // Helpers both test targets share: locked values, logs, thread races with a watchdog,
+    // a lifetime tracker, a seeded generator.
+    .target(name: "TestSupport", path: "Tests/TestSupport"),
+    .testTarget(name: "ObservableKitTests", dependencies: ["ObservableKit", "TestSupport"]),
+    .testTarget(name: "ObservableTests", dependencies: ["Observable", "TestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 @testable import ObservableKit
 
@@ -10,7 +11,7 @@ struct AsyncTests {
     let event = ObservableEvent<Int>()
     let values = event.values
     #expect(!event.isObserved, "the subscription starts with the loop")
-    let started = Box(false)
+    let started = Guarded(false)
     let feeder = Task.detached {
       await Self.waitUntil { event.isObserved }
       started.value = true

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Testing
+import TestSupport
 
 @testable import ObservableKit
 
@@ -10,10 +11,10 @@ struct DeliveryTests {
   func queueDeliveryIsAsyncAndFIFO() {
     let event = ObservableEvent<Int>()
     let queue = DispatchQueue(label: "test", attributes: .concurrent)
-    let heard = Recorder<Int>()
+    let heard = ValueLog<Int>()
     let done = DispatchSemaphore(value: 0)
     let notifyingThread = currentThreadID()
-    let offThread = Box(true)
+    let offThread = Guarded(true)
     let token = event.observe(on: queue) { value in
       if currentThreadID() == notifyingThread { offThread.value = false }
       heard.record(value)
@@ -31,7 +32,7 @@ struct DeliveryTests {
     let event = ObservableEvent<Int>()
     let queue = DispatchQueue(label: "test")
     let gate = DispatchSemaphore(value: 0)
-    let heard = Counter()
+    let heard = Tally()
     queue.async { gate.wait() }  // hold the queue while values are queued
     let token = event.observe(on: queue) { _ in heard.increment() }
     for value in 0..<10 { event.notifyObservers(value) }
@@ -46,7 +47,7 @@ struct DeliveryTests {
   func queueUnderContention() {
     let event = ObservableEvent<Int>()
     let queue = DispatchQueue(label: "test")
-    let total = Counter()
+    let total = Tally()
     let token = event.observe(on: queue) { total.increment(by: $0) }
     race(threads: 4) { _ in for _ in 0..<500 { event.notifyObservers(1) } }
     queue.sync {}

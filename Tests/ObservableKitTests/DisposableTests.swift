@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 @testable import ObservableKit
 
@@ -19,7 +20,7 @@ struct DisposableTests {
   @Test("Contract: dropping a disposable does not end the subscription")
   func droppingKeepsSubscription() {
     let event = ObservableEvent<Int>()
-    let counter = Counter()
+    let counter = Tally()
     do {
       _ = event.observe { _ in counter.increment() }
     }
@@ -42,7 +43,7 @@ struct DisposableTests {
   @Test("Contract: once dispose returns on another thread, notifications that begin later skip the handler")
   func disposeFromAnotherThread() {
     let event = ObservableEvent<Int>()
-    let counter = Counter()
+    let counter = Tally()
     let token = event.observe { _ in counter.increment() }
     withWatchdog("dispose on another thread") { token.dispose() }
     event.notifyObservers(1)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 @testable import ObservableKit
 
@@ -9,9 +10,9 @@ private final class LoggingDisposable: Disposable, @unchecked Sendable {
   private let lock = NSLock()
   private var disposed = false
   private let name: String
-  private let log: Recorder<String>
+  private let log: ValueLog<String>
 
-  init(_ name: String, log: Recorder<String>) {
+  init(_ name: String, log: ValueLog<String>) {
     self.name = name
     self.log = log
   }
@@ -35,7 +36,7 @@ private final class LoggingDisposable: Disposable, @unchecked Sendable {
 struct DisposeBagTests {
   @Test("Contract: dispose() disposes everything, in the order added")
   func disposesInOrder() {
-    let log = Recorder<String>()
+    let log = ValueLog<String>()
     let bag = DisposeBag()
     for name in ["a", "b", "c"] { bag.addDisposable(LoggingDisposable(name, log: log)) }
     bag.dispose()
@@ -46,7 +47,7 @@ struct DisposeBagTests {
   @Test("Contract: a bag disposes its contents when it deinitializes")
   func deinitDisposes() {
     let event = ObservableEvent<Int>()
-    let counter = Counter()
+    let counter = Tally()
     do {
       let bag = DisposeBag()
       event.observe { _ in counter.increment() }.disposeWith(bag)
@@ -59,7 +60,7 @@ struct DisposeBagTests {
 
   @Test("Contract: a disposable added after the bag was disposed is disposed at once")
   func addAfterDispose() {
-    let log = Recorder<String>()
+    let log = ValueLog<String>()
     let bag = DisposeBag()
     bag.dispose()
     bag.addDisposable(LoggingDisposable("late", log: log))
@@ -68,7 +69,7 @@ struct DisposeBagTests {
 
   @Test("Contract: disposing a bag twice is a no-op")
   func disposeTwice() {
-    let log = Recorder<String>()
+    let log = ValueLog<String>()
     let bag = DisposeBag()
     bag.addDisposable(LoggingDisposable("a", log: log))
     bag.dispose()
@@ -96,7 +97,7 @@ struct DisposeBagTests {
   @Test("Contract: a bag stops all its subscriptions before releasing captured state or running other disposables")
   func stopsSubscriptionsFirst() {
     let event = ObservableEvent<String>()
-    let heard = Recorder<String>()
+    let heard = ValueLog<String>()
     let tracker = LifetimeTracker()
     let bag = DisposeBag()
     // The first handler's captured state notifies the event when it deinitializes.
@@ -116,7 +117,7 @@ struct DisposeBagTests {
   func disposeBagInsideHandler() {
     let event = ObservableEvent<Int>()
     let bag = DisposeBag()
-    let later = Recorder<Int>()
+    let later = ValueLog<Int>()
     event.observe { _ in bag.dispose() }.disposed(by: bag)
     event.observe(later.handler).disposed(by: bag)
     event.notifyObservers(1)

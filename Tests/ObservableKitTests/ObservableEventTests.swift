@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 @testable import ObservableKit
 
@@ -8,7 +9,7 @@ struct ObservableEventTests {
   @Test("delivers the value to a handler")
   func delivers() {
     let event = ObservableEvent<Int>()
-    let recorder = Recorder<Int>()
+    let recorder = ValueLog<Int>()
     let token = event.observe(recorder.handler)
     event.notifyObservers(1)
     event.notifyObservers(2)
@@ -19,10 +20,10 @@ struct ObservableEventTests {
   @Test("Contract: handlers run synchronously on the notifying thread, before notify returns")
   func synchronousOnNotifyingThread() {
     let event = ObservableEvent<Int>()
-    let threads = Recorder<UInt>()
+    let threads = ValueLog<UInt>()
     let token = event.observe { _ in threads.record(currentThreadID()) }
-    let notifier = Box<UInt>(0)
-    let deliveredBeforeReturn = Box(false)
+    let notifier = Guarded<UInt>(0)
+    let deliveredBeforeReturn = Guarded(false)
     withWatchdog("notify on another thread") {
       notifier.value = currentThreadID()
       event.notifyObservers(1)
@@ -36,7 +37,7 @@ struct ObservableEventTests {
   @Test("Contract: handlers run in registration order, also after removals")
   func registrationOrder() {
     let event = ObservableEvent<Int>()
-    let order = Recorder<Int>()
+    let order = ValueLog<Int>()
     var tokens: [any Disposable] = []
     for index in 0..<20 {
       tokens.append(event.observe { _ in order.record(index) })
@@ -52,7 +53,7 @@ struct ObservableEventTests {
   @Test("Contract: tuple events are observed with a destructuring closure")
   func tupleEvents() {
     let event = ObservableEvent<(score: Int, isHighScore: Bool)>()
-    let recorder = Recorder<String>()
+    let recorder = ValueLog<String>()
     let token = event.observe { score, isHighScore in recorder.record("\(score) \(isHighScore)") }
     event.notifyObservers((score: 25, isHighScore: false))
     #expect(recorder.values == ["25 false"])
@@ -62,7 +63,7 @@ struct ObservableEventTests {
   @Test("Contract: Void events are notified with notifyObservers()")
   func voidEvents() {
     let event = ObservableEvent<Void>()
-    let counter = Counter()
+    let counter = Tally()
     let token = event.observe { counter.increment() }
     event.notifyObservers()
     event.notifyObservers(())
@@ -86,8 +87,8 @@ struct ObservableEventTests {
   @Test("Contract: a handler registered from inside a handler first hears the next notification")
   func observeInsideHandler() {
     let event = ObservableEvent<Int>()
-    let late = Recorder<Int>()
-    let tokens = Box<[any Disposable]>([])
+    let late = ValueLog<Int>()
+    let tokens = Guarded<[any Disposable]>([])
     let token = event.observe { value in
       if value == 1 { tokens.value.append(event.observe(late.handler)) }
     }
@@ -102,8 +103,8 @@ struct ObservableEventTests {
   @Test("Contract: a handler disposed by an earlier handler is skipped by the pass in progress")
   func disposeOtherInsideHandler() {
     let event = ObservableEvent<Int>()
-    let second = Recorder<Int>()
-    let secondToken = Box<(any Disposable)?>(nil)
+    let second = ValueLog<Int>()
+    let secondToken = Guarded<(any Disposable)?>(nil)
     let first = event.observe { _ in secondToken.value?.dispose() }
     secondToken.value = event.observe(second.handler)
     event.notifyObservers(1)
@@ -115,8 +116,8 @@ struct ObservableEventTests {
   @Test("Contract: a handler that disposes itself is not called again")
   func disposeSelfInsideHandler() {
     let event = ObservableEvent<Int>()
-    let recorder = Recorder<Int>()
-    let token = Box<(any Disposable)?>(nil)
+    let recorder = ValueLog<Int>()
+    let token = Guarded<(any Disposable)?>(nil)
     token.value = event.observe { value in
       recorder.record(value)
       token.value?.dispose()
@@ -130,8 +131,8 @@ struct ObservableEventTests {
   @Test("Contract: a notification from inside a handler is queued after the pass, FIFO, same order for all")
   func notifyInsideHandlerIsQueued() {
     let event = ObservableEvent<Int>()
-    let first = Recorder<Int>()
-    let second = Recorder<Int>()
+    let first = ValueLog<Int>()
+    let second = ValueLog<Int>()
     let firstToken = event.observe { value in
       first.record(value)
       if value == 1 {
@@ -155,7 +156,7 @@ struct ObservableEventTests {
   func crossEventNotifyIsSynchronous() {
     let outer = ObservableEvent<Int>()
     let inner = ObservableEvent<Int>()
-    let log = Recorder<String>()
+    let log = ValueLog<String>()
     let innerToken = inner.observe { log.record("inner \($0)") }
     let outerToken = outer.observe { value in
       log.record("outer \(value) begins")
@@ -171,9 +172,9 @@ struct ObservableEventTests {
   @Test("Contract: releasing the last reference to an event while it notifies finishes the pass; nothing leaks")
   func releaseEventWhileNotifying() {
     let tracker = LifetimeTracker()
-    let recorder = Recorder<Int>()
+    let recorder = ValueLog<Int>()
     do {
-      let holder = Box<ObservableEvent<Int>?>(ObservableEvent<Int>())
+      let holder = Guarded<ObservableEvent<Int>?>(ObservableEvent<Int>())
       let tracked = tracker.make()
       let first = holder.value!.observe { _ in holder.value = nil }
       let second = holder.value!.observe { value in tracked.touch(); recorder.record(value) }
@@ -188,7 +189,7 @@ struct ObservableEventTests {
 
   @Test("Contract: no lock is held while handlers run; every API is callable from a handler")
   func everyAPICallableFromHandler() {
-    let calls = Counter()
+    let calls = Tally()
     withWatchdog("calling the event's API from its handler") {
       let event = ObservableEvent<Int>()
       let token = event.observe { value in
@@ -207,8 +208,8 @@ struct ObservableEventTests {
   @Test("Contract: a disposed handler is released after the lock; its deinit may call the event")
   func handlerReleasedOutsideLock() {
     let tracker = LifetimeTracker()
-    let reentered = Box(false)
-    let liveAfterDispose = Box(-1)
+    let reentered = Guarded(false)
+    let liveAfterDispose = Guarded(-1)
     withWatchdog("deinit of a disposed handler's capture calling back into the event") {
       let event = ObservableEvent<Int>()
       let token = Self.observeCapturing(tracker.make {
@@ -250,7 +251,7 @@ struct ObservableEventTests {
     do {
       let event = ObservableEvent<Int>()
       let tracked = tracker.make()
-      let holder = Box<(any Disposable)?>(nil)
+      let holder = Guarded<(any Disposable)?>(nil)
       holder.value = event.observe { _ in tracked.touch(); _ = holder.value }
       event.notifyObservers(1)
     }

@@ -1,6 +1,7 @@
 #if canImport(Observation)
 import Observation
 import Testing
+import TestSupport
 
 @testable import ObservableKit
 
@@ -9,8 +10,8 @@ struct ObservationTests {
   @Test("reading value inside withObservationTracking registers it; a set fires onChange")
   func tracking() {
     let property = Property(1)
-    let changed = Counter()
-    let seenInOnChange = Box(0)
+    let changed = Tally()
+    let seenInOnChange = Guarded(0)
     let read = withObservationTracking {
       property.value
     } onChange: {
@@ -30,7 +31,7 @@ struct ObservationTests {
   func modifyAndUntracked() {
     let property = Property(1)
     let other = Property(1)
-    let changed = Counter()
+    let changed = Tally()
     _ = other.value
     withObservationTracking {
       _ = property.value
@@ -46,7 +47,7 @@ struct ObservationTests {
   @Test("a property created with observationTracking: false is invisible to Observation")
   func optOut() {
     let property = Property(1, observationTracking: false)
-    let changed = Counter()
+    let changed = Tally()
     withObservationTracking {
       _ = property.value
     } onChange: {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 @testable import ObservableKit
 
@@ -8,9 +9,9 @@ struct OperatorTests {
   @Test("map, filter and compactMap transform and select event values")
   func mapFilterCompactMap() {
     let event = ObservableEvent<Int>()
-    let mapped = Recorder<String>()
-    let filtered = Recorder<Int>()
-    let compacted = Recorder<Int>()
+    let mapped = ValueLog<String>()
+    let filtered = ValueLog<Int>()
+    let compacted = ValueLog<Int>()
     let bag = DisposeBag()
     event.map { "#\($0)" }.observe(mapped.handler).disposed(by: bag)
     event.filter { $0.isMultiple(of: 2) }.observe(filtered.handler).disposed(by: bag)
@@ -24,8 +25,8 @@ struct OperatorTests {
   @Test("removeDuplicates skips repeats, with == or a predicate")
   func removeDuplicates() {
     let event = ObservableEvent<Int>()
-    let equal = Recorder<Int>()
-    let sameParity = Recorder<Int>()
+    let equal = ValueLog<Int>()
+    let sameParity = ValueLog<Int>()
     let bag = DisposeBag()
     event.removeDuplicates().observe(equal.handler).disposed(by: bag)
     event.removeDuplicates { $0 % 2 == $1 % 2 }.observe(sameParity.handler).disposed(by: bag)
@@ -37,8 +38,8 @@ struct OperatorTests {
   @Test("skip and take count per subscription; take ends the upstream subscription")
   func skipAndTake() {
     let event = ObservableEvent<Int>()
-    let skipped = Recorder<Int>()
-    let taken = Recorder<Int>()
+    let skipped = ValueLog<Int>()
+    let taken = ValueLog<Int>()
     let skipToken = event.skip(2).observe(skipped.handler)
     let takeToken = event.take(2).observe(taken.handler)
     for value in 1...5 { event.notifyObservers(value) }
@@ -53,7 +54,7 @@ struct OperatorTests {
   @Test("Contract: once ends its subscription before calling the handler")
   func onceConsumesFirst() {
     let event = ObservableEvent<Int>()
-    let heard = Recorder<Int>()
+    let heard = ValueLog<Int>()
     let token = event.once().observe { value in
       heard.record(value)
       event.notifyObservers(value + 1)  // queued; the once handler must not hear it
@@ -68,7 +69,7 @@ struct OperatorTests {
   @Test("take(1) on a property delivers the replay and ends during observe")
   func takeOnPropertyReplay() {
     let property = Property(7)
-    let heard = Recorder<Int>()
+    let heard = ValueLog<Int>()
     let token = property.take(1).observe(heard.handler)
     property.value = 8
     #expect(heard.values == [7])
@@ -80,7 +81,7 @@ struct OperatorTests {
   func merge() {
     let first = ObservableEvent<Int>()
     let second = ObservableEvent<Int>()
-    let heard = Recorder<Int>()
+    let heard = ValueLog<Int>()
     let token = first.merge(with: second).observe(heard.handler)
     first.notifyObservers(1)
     second.notifyObservers(2)
@@ -95,7 +96,7 @@ struct OperatorTests {
     let celsius = Property(20.0)
     let fahrenheit = celsius.map { $0 * 9 / 5 + 32 }
     #expect(fahrenheit.value == 68)
-    let heard = Recorder<Double>()
+    let heard = ValueLog<Double>()
     let token = fahrenheit.observe(heard.handler)
     celsius.value = 100
     #expect(heard.values == [68, 212])
@@ -106,8 +107,8 @@ struct OperatorTests {
   @Test("removeDuplicates on a property replays, then skips equal values")
   func propertyRemoveDuplicates() {
     let property = Property("a")
-    let heard = Recorder<String>()
-    let changes = Recorder<String>()
+    let heard = ValueLog<String>()
+    let changes = ValueLog<String>()
     let bag = DisposeBag()
     property.removeDuplicates().observe(heard.handler).disposed(by: bag)
     property.removeDuplicates().observeChanges(changes.handler).disposed(by: bag)
@@ -122,8 +123,8 @@ struct OperatorTests {
     let score = Property(1)
     let pair = name.combineLatest(score)
     #expect(pair.value == ("Ada", 1))
-    let heard = Recorder<String>()
-    let changes = Recorder<String>()
+    let heard = ValueLog<String>()
+    let changes = ValueLog<String>()
     let token = pair.observe { heard.record("\($0) \($1)") }
     let changesToken = pair.observeChanges { changes.record("\($0) \($1)") }
     score.value = 2
@@ -171,7 +172,7 @@ struct OperatorTests {
   func readOnlyViews() {
     let property = Property(1)
     let view = property.readOnly
-    let heard = Recorder<Int>()
+    let heard = ValueLog<Int>()
     let token = view.observe(heard.handler)
     property.value = 2
     #expect(view.value == 2)

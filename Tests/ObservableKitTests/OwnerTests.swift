@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import TestSupport
 
 @testable import ObservableKit
 
 private final class Screen: Sendable {
-  let shown = Recorder<Int>()
+  let shown = ValueLog<Int>()
   let tracked: Tracked?
 
   init(tracked: Tracked? = nil) {
@@ -28,7 +29,7 @@ struct OwnerTests {
   func endsWithOwner() {
     let event = ObservableEvent<Int>()
     let property = Property(0)
-    let calls = Counter()
+    let calls = Tally()
     do {
       let screen = Screen()
       event.observe(with: screen) { _, _ in calls.increment() }
@@ -75,8 +76,8 @@ struct OwnerTests {
   @Test("the owner is kept alive for the duration of each call")
   func ownerAliveDuringCall() {
     let event = ObservableEvent<Int>()
-    let holder = Box<Screen?>(Screen())
-    let stillThere = Box(false)
+    let holder = Guarded<Screen?>(Screen())
+    let stillThere = Guarded(false)
     event.observe(with: holder.value!) { screen, _ in
       holder.value = nil  // drops the last outside reference
       stillThere.value = screen.shown.count == 0
@@ -89,7 +90,7 @@ struct OwnerTests {
   @Test("a derived source ends its upstream subscription once the owner is gone")
   func derivedSource() {
     let event = ObservableEvent<Int>()
-    let calls = Counter()
+    let calls = Tally()
     do {
       let screen = Screen()
       event.map { $0 * 2 }.observe(with: screen) { screen, value in

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 @testable import ObservableKit
 
@@ -8,7 +9,7 @@ struct PropertyTests {
   @Test("Contract: observe replays the current value at once, then every later value")
   func replayThenUpdates() {
     let property = Property(0)
-    let recorder = Recorder<Int>()
+    let recorder = ValueLog<Int>()
     let token = property.observe(recorder.handler)
     #expect(recorder.values == [0])
     property.value = 1
@@ -23,7 +24,7 @@ struct PropertyTests {
   @Test("Contract: every set notifies, even with an equal value; creating notifies nobody")
   func everySetNotifies() {
     let property = Property("a")
-    let recorder = Recorder<String>()
+    let recorder = ValueLog<String>()
     let token = property.observe(recorder.handler)
     property.value = "a"
     property.value = "a"
@@ -34,7 +35,7 @@ struct PropertyTests {
   @Test("Contract: the new value is visible through value before any handler runs")
   func valueVisibleToHandlers() {
     let property = Property(0)
-    let seen = Recorder<Int>()
+    let seen = ValueLog<Int>()
     let token = property.observe { _ in seen.record(property.value) }
     property.value = 5
     #expect(seen.values == [0, 5])
@@ -44,7 +45,7 @@ struct PropertyTests {
   @Test("Contract: handlers run in registration order")
   func registrationOrder() {
     let property = Property(0)
-    let order = Recorder<String>()
+    let order = ValueLog<String>()
     let a = property.observe { order.record("a\($0)") }
     let b = property.observe { order.record("b\($0)") }
     property.value = 1
@@ -56,8 +57,8 @@ struct PropertyTests {
   @Test("Contract: a set inside a handler is queued; every observer sees the same sequence and ends on the final value")
   func reentrantSetIsQueued() {
     let property = Property(0)
-    let first = Recorder<Int>()
-    let second = Recorder<Int>()
+    let first = ValueLog<Int>()
+    let second = ValueLog<Int>()
     let a = property.observe { value in
       first.record(value)
       if value > 0 && value < 3 { property.value = value + 1 }
@@ -74,7 +75,7 @@ struct PropertyTests {
   @Test("Contract: a set from inside the replay is queued after the replay")
   func setInsideReplay() {
     let property = Property(0)
-    let recorder = Recorder<Int>()
+    let recorder = ValueLog<Int>()
     let token = property.observe { value in
       recorder.record(value)
       if value == 0 { property.value = 1 }
@@ -86,8 +87,8 @@ struct PropertyTests {
   @Test("Contract: observe inside a handler replays the current value, then hears only newer values")
   func observeInsideHandler() {
     let property = Property(0)
-    let late = Recorder<Int>()
-    let tokens = Box<[any Disposable]>([])
+    let late = ValueLog<Int>()
+    let tokens = Guarded<[any Disposable]>([])
     let token = property.observe { value in
       if value == 1 {
         property.value = 2  // queued delivery, but already the current value
@@ -105,7 +106,7 @@ struct PropertyTests {
   @Test("Contract: the old value is released outside the lock; its deinit may read the property")
   func oldValueReleasedOutsideLock() {
     let tracker = LifetimeTracker()
-    let readInDeinit = Box(false)
+    let readInDeinit = Guarded(false)
     withWatchdog("deinit of a replaced value reading the property") {
       let property = Property<Tracked?>(nil)
       property.value = tracker.make { [weak property] in
@@ -120,7 +121,7 @@ struct PropertyTests {
 
   @Test("Contract: replay runs with no lock held; the handler may use the property")
   func replayOutsideLock() {
-    let calls = Counter()
+    let calls = Tally()
     withWatchdog("using the property inside its replay") {
       let property = Property(1)
       let token = property.observe { _ in
@@ -138,7 +139,7 @@ struct PropertyTests {
     final class Controller {}
     let controller = Controller()
     let port = Property(8000)
-    let changes = Recorder<String>()
+    let changes = ValueLog<String>()
     port.subscribe(controller) { newValue, oldValue in changes.record("\(oldValue)->\(newValue)") }
     #expect(changes.values == [])
     port.value = 8080
@@ -154,7 +155,7 @@ struct PropertyTests {
   func subscribeIsWeak() {
     final class Controller {}
     let port = Property(1)
-    let calls = Counter()
+    let calls = Tally()
     weak var weakController: Controller?
     do {
       let controller = Controller()
@@ -173,7 +174,7 @@ struct PropertyTests {
     final class Controller {}
     let port = Property(1)
     let member = Controller()
-    let calls = Counter()
+    let calls = Tally()
     port.subscribe(member) { _, _ in calls.increment() }
     port.unsubscribe(Controller())
     port.value = 2
@@ -186,7 +187,7 @@ struct PropertyTests {
     final class Controller {}
     let port = Property(1)
     let controller = Controller()
-    let calls = Recorder<String>()
+    let calls = ValueLog<String>()
     let first = port.subscribe(controller) { n, _ in calls.record("first \(n)") }
     port.subscribe(controller) { n, _ in calls.record("second \(n)") }
     first.dispose()
@@ -215,7 +216,7 @@ struct PropertyAdditionTests {
   @Test("Contract: modify is atomic; concurrent increments lose nothing")
   func modifyIsAtomic() {
     let counter = Property(0)
-    let heard = Counter()
+    let heard = Tally()
     let token = counter.observeChanges { _ in heard.increment() }
     race(threads: 4) { _ in
       for _ in 0..<500 { counter.modify { $0 += 1 } }
@@ -228,7 +229,7 @@ struct PropertyAdditionTests {
   @Test("modify notifies once and returns the closure's result; the closure may read the property")
   func modifyNotifiesOnce() {
     let property = Property([1, 2])
-    let heard = Recorder<[Int]>()
+    let heard = ValueLog<[Int]>()
     let token = property.observeChanges(heard.handler)
     let count = property.modify { values -> Int in
       values.append(property.value.count + 1)
@@ -250,7 +251,7 @@ struct PropertyAdditionTests {
   @Test("Contract: observeChanges skips the replay")
   func observeChanges() {
     let property = Property(1)
-    let heard = Recorder<Int>()
+    let heard = ValueLog<Int>()
     let token = property.observeChanges(heard.handler)
     #expect(heard.values == [])
     property.value = 2

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 import ObservableKit
 
@@ -10,7 +11,7 @@ import ObservableKit
 struct SeedExampleTests {
   @Test("Seed 002: typed, tuple and Void events, dispose, DisposeBag")
   func observableEventReadme() {
-    let log = Recorder<String>()
+    let log = ValueLog<String>()
 
     let scoreChangedEvent = ObservableEvent<Int>()
     let scoreDisposable = scoreChangedEvent.observe { score in
@@ -42,7 +43,7 @@ struct SeedExampleTests {
 
   @Test("Seed 002: Property replaces a didSet + event pair and replays its value")
   func propertyReadme() {
-    let log = Recorder<Int>()
+    let log = ValueLog<Int>()
     let bag = DisposeBag()
     let score = Property(0)
     let currentScore = score.value
@@ -59,7 +60,7 @@ struct SeedExampleTests {
   @Test("Seed 001: subscribe(self) with (newValue, oldValue), the <~ operator")
   func observableBlogPost() {
     final class PreferencesController {
-      let configuredPort = Box(0)
+      let configuredPort = Guarded(0)
       let port = Property(8000)
 
       func viewDidLoad() {
@@ -80,7 +81,7 @@ struct SeedExampleTests {
 
     // The opening example: a value mirrored by a subscription.
     let initial = 3
-    let v = Box(initial)
+    let v = Guarded(initial)
     let obs = Property(initial)
     obs.subscribe(controller) { newValue, oldValue in
       v.value = newValue

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 @testable import ObservableKit
 
@@ -12,16 +13,16 @@ struct StressTests {
   @Test("Contract: concurrent observe, dispose and notify lose and duplicate nothing")
   func eventChurn() {
     let event = ObservableEvent<Int>()
-    let stable = (0..<5).map { _ in Counter() }
+    let stable = (0..<5).map { _ in Tally() }
     let tokens = stable.map { counter in event.observe { counter.increment(by: $0) } }
-    let churned = Counter()
-    let afterDispose = Counter()
+    let churned = Tally()
+    let afterDispose = Tally()
     race(threads: Self.threads) { index in
       for round in 0..<Self.rounds {
         if index % 2 == 0 {
           event.notifyObservers(1)
         } else {
-          let done = Box(false)
+          let done = Guarded(false)
           let token = event.observe { _ in
             churned.increment()
             // A pass that began before dispose returned may still call us; record the
@@ -47,10 +48,10 @@ struct StressTests {
   @Test("Contract: a notification that begins after dispose returned never calls the handler")
   func noDeliveryAfterDispose() {
     let event = ObservableEvent<Int>()
-    let late = Counter()
+    let late = Tally()
     race(threads: Self.threads) { _ in
       for _ in 0..<Self.rounds {
-        let disposed = Box(false)
+        let disposed = Guarded(false)
         let token = event.observe { _ in if disposed.value { late.increment() } }
         token.dispose()
         disposed.value = true
@@ -66,7 +67,7 @@ struct StressTests {
   @Test("Contract: concurrent sets; every observer ends on the final value and never goes back")
   func propertyConcurrentSets() {
     let property = Property(0)
-    let observers = (0..<4).map { _ in Recorder<Int>() }
+    let observers = (0..<4).map { _ in ValueLog<Int>() }
     let tokens = observers.map { property.observe($0.handler) }
     race(threads: Self.threads) { index in
       for round in 1...Self.rounds {
@@ -91,13 +92,13 @@ struct StressTests {
   @Test("Contract: replay never races a concurrent set; a new observer never sees an older value after a newer one")
   func replayVersusSet() {
     let property = Property(0)
-    let violations = Counter()
+    let violations = Tally()
     race(threads: Self.threads) { index in
       for round in 1...Self.rounds {
         if index == 0 {
           property.value = round
         } else {
-          let last = Box(-1)
+          let last = Guarded(-1)
           let token = property.observe { value in
             if value < last.value { violations.increment() }
             last.value = value
@@ -114,9 +115,9 @@ struct StressTests {
   func combineLatestConcurrent() {
     let a = Property(0)
     let b = Property(0)
-    let inside = Counter()
-    let overlaps = Counter()
-    let last = Box((0, 0))
+    let inside = Tally()
+    let overlaps = Tally()
+    let last = Guarded((0, 0))
     let token = a.combineLatest(b).observe { pair in
       inside.increment()
       if inside.value > 1 { overlaps.increment() }
@@ -137,7 +138,7 @@ struct StressTests {
   func mixed() {
     let event = ObservableEvent<Int>()
     let property = Property(0)
-    let total = Counter()
+    let total = Tally()
     race(threads: Self.threads) { index in
       let bag = DisposeBag()
       for round in 0..<(Self.rounds / 4) {

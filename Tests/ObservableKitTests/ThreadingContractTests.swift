@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 @testable import ObservableKit
 
@@ -24,7 +25,7 @@ struct ThreadingContractTests {
     let bothInside = DispatchGroup()
     bothInside.enter()
     bothInside.enter()
-    let met = Counter()
+    let met = Tally()
     let token = event.observe { _ in
       bothInside.leave()
       // Returns only once the other thread is inside the handler too: a library that
@@ -48,7 +49,7 @@ struct ThreadingContractTests {
     let notifier = Thread { event.notifyObservers(1) }
     notifier.start()
     entered.wait()
-    let returned = Box(false)
+    let returned = Guarded(false)
     withWatchdog("dispose while the handler runs on another thread") {
       token.dispose()
       returned.value = true
@@ -63,7 +64,7 @@ struct ThreadingContractTests {
     let property = Property(0)
     let entered = DispatchSemaphore(value: 0)
     let release = DispatchSemaphore(value: 0)
-    let calls = Recorder<String>()
+    let calls = ValueLog<String>()
     let deliveredTwo = DispatchSemaphore(value: 0)
     let token = property.observe { value in
       calls.record("\(value) on \(currentThreadID())")
@@ -73,14 +74,14 @@ struct ThreadingContractTests {
         release.wait()
       }
     }
-    let setterA = Box<UInt>(0)
+    let setterA = Guarded<UInt>(0)
     let threadA = Thread {
       setterA.value = currentThreadID()
       property.value = 1
     }
     threadA.start()
     entered.wait()
-    let setterReturned = Box(false)
+    let setterReturned = Guarded(false)
     withWatchdog("a set while the handler is busy on another thread") {
       property.value = 2
       setterReturned.value = true
@@ -96,8 +97,8 @@ struct ThreadingContractTests {
   @Test("Contract: a property handler is never called concurrently with itself")
   func propertyHandlerNeverOverlaps() {
     let property = Property(0)
-    let inside = Counter()
-    let overlaps = Counter()
+    let inside = Tally()
+    let overlaps = Tally()
     let token = property.observe { _ in
       inside.increment()
       if inside.value > 1 { overlaps.increment() }
@@ -112,7 +113,7 @@ struct ThreadingContractTests {
 
   @Test("Contract: a bag runs custom disposables outside its lock; they may use the bag")
   func customDisposableOutsideBagLock() {
-    let usedBag = Box(false)
+    let usedBag = Guarded(false)
     withWatchdog("a custom disposable calling its bag") {
       let bag = DisposeBag()
       let other = DisposeBag()
@@ -129,9 +130,9 @@ struct ThreadingContractTests {
   @Test("Contract: releasing the last reference to a property while it notifies finishes the pass; nothing leaks")
   func releasePropertyWhileNotifying() {
     let tracker = LifetimeTracker()
-    let second = Recorder<Int>()
+    let second = ValueLog<Int>()
     do {
-      let holder = Box<Property<Int>?>(Property(0))
+      let holder = Guarded<Property<Int>?>(Property(0))
       let tracked = tracker.make()
       let first = holder.value!.observe { value in if value == 1 { holder.value = nil } }
       let other = holder.value!.observe { value in tracked.touch(); second.record(value) }

@@ -1,5 +1,6 @@
 import Observable
 import Testing
+import TestSupport
 
 /// The contract of `Observable`, run against every family (plain, thread-safe, thread, and
 /// their keyed variants).
@@ -170,7 +171,7 @@ struct BehaviourTests {
     observer.onChange = { _, new in if new == "Again" { set("Nested") } }
     set("Again")
 
-    #expect(seen.current == ["Bar→World", "World→Nested", "World→Again"])
+    #expect(seen.value == ["Bar→World", "World→Nested", "World→Again"])
     #expect(value == "Again")
   }
 

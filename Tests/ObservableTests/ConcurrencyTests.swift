@@ -1,6 +1,7 @@
 import Dispatch
 import Observable
 import Testing
+import TestSupport
 
 /// Several threads adding, removing and passing at once, on every family. Threads start
 /// together behind a barrier; nothing sleeps. Run under ThreadSanitizer in CI.
@@ -16,7 +17,7 @@ struct ConcurrencyTests {
     observable.addObserver(stable)
     let failures = Guarded<[String]>([])
 
-    runOnThreads(Self.threads) { thread in
+    race(threads: Self.threads) { thread in
       for round in 0..<Self.rounds {
         let mine = Counter()
         observable.addObserver(mine)
@@ -43,7 +44,7 @@ struct ConcurrencyTests {
       }
     }
 
-    #expect(failures.current == [])
+    #expect(failures.value == [])
     // Every pass of type Ping called every stable observer exactly once.
     #expect(stable.map(\.count) == Array(repeating: Self.threads * Self.rounds, count: stable.count))
     #expect(census(observable) == .init(observers: stable.count, keys: 0, registrations: stable.count))
@@ -55,7 +56,7 @@ struct ConcurrencyTests {
     let perThread = 200
     let added = Guarded<[Counter]>([])
 
-    runOnThreads(Self.threads) { _ in
+    race(threads: Self.threads) { _ in
       var mine: [Counter] = []
       for _ in 0..<perThread {
         let counter = Counter()
@@ -69,7 +70,7 @@ struct ConcurrencyTests {
     }
 
     observable.withObservers { (observer: Ping) in observer.ping("") }
-    let counters = added.current
+    let counters = added.value
     #expect(counters.count == Self.threads * perThread)
     #expect(counters.allSatisfy { $0.count == 1 })
     #expect(census(observable).observers == Self.threads * perThread)
@@ -84,7 +85,7 @@ struct ConcurrencyTests {
     let rounds = 300
     let current = Guarded<Counter?>(nil)
 
-    runOnThreads(2) { role in
+    race(threads: 2) { role in
       for round in 0..<rounds {
         if role == 0 {
           let counter = Counter()
@@ -97,7 +98,7 @@ struct ConcurrencyTests {
           checkedAgain.wait()
         } else {
           added.wait()
-          let expected = current.current
+          let expected = current.value
           var called = 0
           observable.withObservers { (observer: Counter) in if observer === expected { called += 1 } }
           if called != 1 { failures.withLock { $0.append("round \(round): added, called \(called) times") } }
@@ -110,7 +111,7 @@ struct ConcurrencyTests {
         }
       }
     }
-    #expect(failures.current == [])
+    #expect(failures.value == [])
   }
 
   @Test("Concurrent keyed add, remove and pass", arguments: KeyedFamily.allCases)
@@ -120,7 +121,7 @@ struct ConcurrencyTests {
     observable.addKeyedObserver(keys: ["shared", "0", "1", "2", "3"], stable)
     let failures = Guarded<[String]>([])
 
-    runOnThreads(Self.threads) { thread in
+    race(threads: Self.threads) { thread in
       let key = String(thread)
       for round in 0..<Self.rounds {
         let mine = Counter()
@@ -141,7 +142,7 @@ struct ConcurrencyTests {
       }
     }
 
-    #expect(failures.current == [])
+    #expect(failures.value == [])
     #expect(stable.count == Self.threads * Self.rounds)
     #expect(census(observable) == .init(observers: 1, keys: 5, registrations: 6))
   }

@@ -1,5 +1,6 @@
 import Observable
 import Testing
+import TestSupport
 
 /// The keyed contract, run against the three keyed families.
 @Suite("Keyed observer behaviour")

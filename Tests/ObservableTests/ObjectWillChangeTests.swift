@@ -1,5 +1,6 @@
 import Observable
 import Testing
+import TestSupport
 
 #if !canImport(Combine)
 import Foundation
@@ -14,11 +15,11 @@ struct ObjectWillChangeTests {
     let first = observable.objectWillChange.observe { log.withLock { $0.append("first") } }
     let second = observable.objectWillChange.observe { log.withLock { $0.append("second") } }
     observable.objectWillChange.send()
-    #expect(log.current == ["first", "second"])
+    #expect(log.value == ["first", "second"])
 
     first.dispose()
     observable.objectWillChange.send()
-    #expect(log.current == ["first", "second", "second"])
+    #expect(log.value == ["first", "second", "second"])
     second.dispose()
   }
 
@@ -31,11 +32,12 @@ struct ObjectWillChangeTests {
       sends.withLock { $0 += 1 }
     }
     await observable.notifyChange()
-    #expect(sends.current == 1)
+    #expect(sends.value == 1)
     token.dispose()
   }
 
   @Test("notifyChange() returns at once and sends later, on the main actor")
+  @MainActor  // so the send it schedules cannot run before the test suspends
   func syncNotifyChange() async {
     let observable = ObservableClass()
     let sends = Guarded(0)
@@ -48,10 +50,10 @@ struct ObjectWillChangeTests {
         continuation.resume()
       }
       observable.notifyChange()  // in this synchronous closure, the synchronous overload
-      returnedFirst.withLock { $0 = sends.current == 0 }
+      returnedFirst.withLock { $0 = sends.value == 0 }
     }
-    #expect(sends.current == 1)
-    #expect(returnedFirst.current, "notifyChange() sent before it returned")
+    #expect(sends.value == 1)
+    #expect(returnedFirst.value, "notifyChange() sent before it returned")
   }
 }
 

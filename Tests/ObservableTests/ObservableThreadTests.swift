@@ -1,6 +1,7 @@
 import Foundation
 import Observable
 import Testing
+import TestSupport
 
 /// A thread whose `main()` the test steers with semaphores.
 private final class SteeredThread: ObservableThread, @unchecked Sendable {
@@ -33,11 +34,11 @@ private final class SleepyThread: ObservableThread, @unchecked Sendable {
 
 /// Reports the thread each pass's observers are called on.
 private final class ReportingThread: KeyedObservableThread<String>, @unchecked Sendable {
-  let threadOfMain = Guarded<ObjectIdentifier?>(nil)
+  let threadOfMain = Guarded<UInt?>(nil)
   let ready = DispatchSemaphore(value: 0)
 
   override func main() {
-    threadOfMain.withLock { $0 = ObjectIdentifier(Thread.current) }
+    threadOfMain.withLock { $0 = currentThreadID() }
     ready.wait()
     withObservers { (observer: ThreadRecorder) in observer.record() }
     withKeyedObservers(key: "K") { (_, observer: ThreadRecorder) in observer.record() }
@@ -46,8 +47,8 @@ private final class ReportingThread: KeyedObservableThread<String>, @unchecked S
 }
 
 private final class ThreadRecorder: @unchecked Sendable {
-  let threads = Guarded<[ObjectIdentifier]>([])
-  func record() { threads.withLock { $0.append(ObjectIdentifier(Thread.current)) } }
+  let threads = Guarded<[UInt]>([])
+  func record() { threads.withLock { $0.append(currentThreadID()) } }
 }
 
 @Suite("ObservableThread")
@@ -68,7 +69,7 @@ struct ObservableThreadTests {
     thread.proceed.signal()
     thread.waitUntilFinished()
     #expect([thread.isExecuting, thread.isCancelled, thread.isFinished] == [false, true, true])
-    #expect(thread.observedFromMain.current == [true])
+    #expect(thread.observedFromMain.value == [true])
   }
 
   @Test("Starting twice runs main() once; the second start() does nothing")
@@ -81,7 +82,7 @@ struct ObservableThreadTests {
     thread.proceed.signal()
     thread.waitUntilFinished()
     thread.start()
-    #expect(thread.runs.current == 1)
+    #expect(thread.runs.value == 1)
     #expect(thread.isFinished)
   }
 
@@ -94,7 +95,7 @@ struct ObservableThreadTests {
     thread.start()
     thread.waitUntilFinished()
     #expect([thread.isExecuting, thread.isCancelled, thread.isFinished] == [false, true, true])
-    #expect(thread.runs.current == 0)
+    #expect(thread.runs.value == 0)
   }
 
   @Test("waitUntilFinished() before start returns at once")
@@ -111,7 +112,7 @@ struct ObservableThreadTests {
     thread.aboutToSleep.wait()
     thread.cancel()
     thread.waitUntilFinished()  // ten minutes if the sleep were not cut short
-    #expect(thread.rounds.current == 1)
+    #expect(thread.rounds.value == 1)
   }
 
   @Test("sleep(forTimeInterval:) on another thread is an ordinary sleep")
@@ -132,11 +133,11 @@ struct ObservableThreadTests {
     thread.ready.signal()
     thread.waitUntilFinished()
 
-    let threadOfMain = thread.threadOfMain.current
+    let threadOfMain = thread.threadOfMain.value
     #expect(threadOfMain != nil)
-    #expect(threadOfMain != ObjectIdentifier(Thread.current))
-    #expect(plain.threads.current == [threadOfMain!])
-    #expect(keyed.threads.current == [threadOfMain!, threadOfMain!])
+    #expect(threadOfMain != currentThreadID())
+    #expect(plain.threads.value == [threadOfMain!])
+    #expect(keyed.threads.value == [threadOfMain!, threadOfMain!])
   }
 
   @Test("A running thread keeps itself alive until main() returns")

@@ -1,6 +1,7 @@
 import Foundation
 import Observable
 import Testing
+import TestSupport
 
 // The examples of Flowduino Observable's README (seed 000), as the README writes them. Only
 // plain typos are fixed: `init()` calls `start()` after `super.init()`, `setValue(key:value:)`
@@ -114,12 +115,12 @@ class RandomNumberObservableThread: ObservableThread {
 class RandomNumberObserverClass: RandomNumberObserver {
   let received = Guarded<[Int]>([])
   let arrived = DispatchSemaphore(value: 0)
-  let threads = Guarded<Set<ObjectIdentifier>>([])
+  let threads = Guarded<Set<UInt>>([])
 
   public func onRandomNumber(_ randomNumber: Int) {
     print("Random Number is: \(randomNumber)")
     received.withLock { $0.append(randomNumber) }
-    threads.withLock { _ = $0.insert(ObjectIdentifier(Thread.current)) }
+    threads.withLock { _ = $0.insert(currentThreadID()) }
     arrived.signal()
   }
 }
@@ -201,7 +202,7 @@ struct Seed000FlowduinoReadmeTests {
     observable.foo = "Test 1"
     observable.bar = "Test 2"
 
-    #expect(transcript.current == ["Foo Changed from Hello to Test 1", "Bar Changed from World to Test 2"])
+    #expect(transcript.value == ["Foo Changed from Hello to Test 1", "Bar Changed from World to Test 2"])
   }
 
   @Test("ObservableThreadSafeClass: the same, and the old value is read before the change")
@@ -213,7 +214,7 @@ struct Seed000FlowduinoReadmeTests {
     // Flowduino delivered this asynchronously, after `_foo` changed: "from World to World".
     observable.foo = "Bar"
     observable.foo = "World"
-    #expect(transcript.current == ["Foo Changed from Hello to Bar", "Foo Changed from Bar to World"])
+    #expect(transcript.value == ["Foo Changed from Hello to Bar", "Foo Changed from Bar to World"])
   }
 
   @Test("ObservableThread: RandomNumberObservableThread calls its observers on its thread")
@@ -226,12 +227,12 @@ struct Seed000FlowduinoReadmeTests {
     myThread.cancel()
     myThread.waitUntilFinished()
 
-    let numbers = myObserver.received.current
+    let numbers = myObserver.received.value
     #expect(numbers.count >= 3)
     #expect(numbers.allSatisfy { (-9000...9000).contains($0) })
-    #expect(myObserver.threads.current.count == 1, "every call on the one thread")
-    #expect(!myObserver.threads.current.contains(ObjectIdentifier(Thread.current)))
-    #expect(transcript.current.allSatisfy { $0.hasPrefix("Random Number is: ") })
+    #expect(myObserver.threads.value.count == 1, "every call on the one thread")
+    #expect(!myObserver.threads.value.contains(currentThreadID()))
+    #expect(transcript.value.allSatisfy { $0.hasPrefix("Random Number is: ") })
     #expect(myThread.isFinished)
   }
 
@@ -332,6 +333,6 @@ struct Seed000FlowduinoReadmeTests {
 
     observable.notifyA()
     observable.notifyB()
-    #expect(transcript.current == ["A", "both: A", "both: B"])
+    #expect(transcript.value == ["A", "both: A", "both: B"])
   }
 }

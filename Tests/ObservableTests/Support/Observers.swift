@@ -1,3 +1,4 @@
+import TestSupport
 import Observable
 
 /// The observer protocol most behavioural tests notify.
@@ -41,7 +42,7 @@ final class PingOnly: Ping {
 /// Counts its calls; safe to call from several threads at once.
 final class Counter: Ping, @unchecked Sendable {
   private let calls = Guarded(0)
-  var count: Int { calls.current }
+  var count: Int { calls.value }
   func ping(_ tag: String) { calls.withLock { $0 += 1 } }
 }
 

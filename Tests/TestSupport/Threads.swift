@@ -4,7 +4,7 @@ import Testing
 /// Runs `body(threadIndex)` on `threads` real threads that start together (a barrier), and
 /// waits for all of them. A run that does not finish within `timeout` fails the test
 /// instead of hanging CI.
-func race(
+public func race(
   threads: Int,
   timeout: TimeInterval = 60,
   sourceLocation: SourceLocation = #_sourceLocation,
@@ -34,7 +34,7 @@ func race(
 
 /// Runs `body` on another thread and fails the test if it does not return within `timeout`:
 /// a deadlock becomes a failure with a message, never a hung run.
-func withWatchdog(
+public func withWatchdog(
   _ what: String,
   timeout: TimeInterval = 10,
   sourceLocation: SourceLocation = #_sourceLocation,
@@ -51,7 +51,7 @@ func withWatchdog(
 }
 
 /// An identifier of the calling thread.
-func currentThreadID() -> UInt {
+public func currentThreadID() -> UInt {
   #if canImport(Darwin)
   UInt(bitPattern: pthread_self())
   #else

@@ -2,30 +2,25 @@ import Foundation
 
 /// Counts live instances of ``Tracked`` so a test can assert that nothing it created
 /// outlives it.
-final class LifetimeTracker: @unchecked Sendable {
-  // `live` is only touched under `lock`.
-  private let lock = NSLock()
-  private var live = 0
+public final class LifetimeTracker: Sendable {
+  private let live = Guarded(0)
 
-  var liveCount: Int {
-    lock.lock()
-    defer { lock.unlock() }
-    return live
-  }
+  public init() {}
 
-  func make(onDeinit: (@Sendable () -> Void)? = nil) -> Tracked {
+  /// How many objects made by this tracker are alive.
+  public var liveCount: Int { live.value }
+
+  public func make(onDeinit: (@Sendable () -> Void)? = nil) -> Tracked {
     Tracked(tracker: self, onDeinit: onDeinit)
   }
 
   fileprivate func adjust(_ delta: Int) {
-    lock.lock()
-    live += delta
-    lock.unlock()
+    live.withLock { $0 += delta }
   }
 }
 
 /// An object whose life is counted by a ``LifetimeTracker``; optionally runs code in deinit.
-final class Tracked: Sendable {
+public final class Tracked: Sendable {
   private let tracker: LifetimeTracker
   private let onDeinit: (@Sendable () -> Void)?
 
@@ -40,5 +35,6 @@ final class Tracked: Sendable {
     tracker.adjust(-1)
   }
 
-  func touch() {}
+  /// Uses the object, so that a closure captures it.
+  public func touch() {}
 }
