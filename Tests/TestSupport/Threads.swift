@@ -58,3 +58,11 @@ public func currentThreadID() -> UInt {
   UInt(pthread_self())
   #endif
 }
+
+/// The shape of the stress matrix: 8 threads, each running this many mixed operations.
+/// `OBSERVABLEKIT_STRESS_OPS` overrides the count (CI keeps the default).
+public enum StressMatrix {
+  public static let threads = 8
+  public static let operationsPerThread =
+    ProcessInfo.processInfo.environment["OBSERVABLEKIT_STRESS_OPS"].flatMap(Int.init) ?? 100_000
+}
