@@ -63,7 +63,7 @@ struct CompatStressMatrixTests {
         let tags = probe.tags.value
         if !tags.contains(seen) || tags.contains(unseen) { violations.increment() }
       default:
-        let batch = [PingOnly(), PingOnly()]
+        let batch = [Counter(), Counter()]
         batch.forEach(add)
         batch.forEach(remove)
       }
