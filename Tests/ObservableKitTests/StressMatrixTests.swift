@@ -151,7 +151,10 @@ struct CoreStressMatrixTests {
           event.notifyObservers(0)
           event.notifyObservers(0)
           event.notifyObservers(0)
-          if heard.value > 2 || !token.isDisposed { overTaken.increment() }
+          // The second value may arrive on another thread, which ends the subscription a
+          // moment later; only the count is exact here. That they all ended is checked below.
+          if heard.value > 2 { overTaken.increment() }
+          _ = token
         default:
           let token = event.removeDuplicates().skip(1).observe { _ in }
           token.dispose()
@@ -161,7 +164,8 @@ struct CoreStressMatrixTests {
     }
     #expect(mapped.value == notifies.value)
     #expect(merged.value == 2 * notifies.value)
-    #expect(overTaken.value == 0, "take(2) delivered more than 2 or did not end")
+    #expect(overTaken.value == 0, "take(2) delivered more than 2 values")
+    #expect(event.observerCount == 2, "every take(2) ended; the chain and the merge remain")
     chain.dispose()
     merge.dispose()
     #expect(!event.isObserved && !other.isObserved, "the chains released their upstream subscriptions")
