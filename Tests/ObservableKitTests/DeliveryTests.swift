@@ -43,6 +43,29 @@ struct DeliveryTests {
     #expect(token.isDisposed && !event.isObserved)
   }
 
+  @Test("Contract: disposing a queue or main-actor subscription releases its handler at once")
+  func disposeReleasesHandler() {
+    let tracker = LifetimeTracker()
+    let event = ObservableEvent<Int>()
+    let onQueue = Self.observe(event, on: DispatchQueue(label: "test"), capturing: tracker.make())
+    let onMain = Self.observeOnMain(event, capturing: tracker.make())
+    #expect(tracker.liveCount == 2)
+    onQueue.dispose()
+    onMain.dispose()
+    #expect(tracker.liveCount == 0)
+    #expect(!event.isObserved)
+  }
+
+  private static func observe(
+    _ event: ObservableEvent<Int>, on queue: DispatchQueue, capturing tracked: Tracked
+  ) -> any Disposable {
+    event.observe(on: queue) { _ in tracked.touch() }
+  }
+
+  private static func observeOnMain(_ event: ObservableEvent<Int>, capturing tracked: Tracked) -> any Disposable {
+    event.observe(on: MainActor.shared) { _ in tracked.touch() }
+  }
+
   @Test("Contract: concurrent notifications delivered on a queue lose nothing (TSan)")
   func queueUnderContention() {
     let event = ObservableEvent<Int>()

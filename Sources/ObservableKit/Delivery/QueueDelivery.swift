@@ -6,19 +6,19 @@ import Dispatch
 /// Dispatch is imported here only, because queue delivery is what this file is for.
 final class QueueDelivery<Value>: Disposable {
   private struct State {
+    /// Nil once disposed: disposing releases the handler at once.
+    var handler: (@Sendable (Value) -> Void)?
     var buffer: ContiguousArray<Value> = []
     var isDraining = false
-    var isDisposed = false
   }
 
   private let queue: DispatchQueue
-  private let handler: @Sendable (Value) -> Void
-  private let state = Locked(State())
+  private let state: Locked<State>
   private let upstream = DisposableSlot()
 
   init(queue: DispatchQueue, handler: @escaping @Sendable (Value) -> Void) {
     self.queue = queue
-    self.handler = handler
+    state = Locked(State(handler: handler))
   }
 
   /// Subscribes to `source` and returns the subscription.
@@ -34,7 +34,7 @@ final class QueueDelivery<Value>: Disposable {
 
   private func enqueue(_ value: Value) {
     let startDrain = state.withLock { state -> Bool in
-      guard !state.isDisposed else { return false }
+      guard state.handler != nil else { return false }
       state.buffer.append(value)
       defer { state.isDraining = true }
       return !state.isDraining
@@ -45,12 +45,12 @@ final class QueueDelivery<Value>: Disposable {
   /// Calls the handler for each buffered value, in order, checking before each call that the
   /// subscription is still live.
   private func drain() {
-    while let value = state.withLock({ state -> Value? in
-      guard !state.isDisposed, !state.buffer.isEmpty else {
+    while let (handler, value) = state.withLock({ state -> ((@Sendable (Value) -> Void), Value)? in
+      guard let handler = state.handler, !state.buffer.isEmpty else {
         state.isDraining = false
         return nil
       }
-      return state.buffer.removeFirst()
+      return (handler, state.buffer.removeFirst())
     }) {
       handler(value)
     }
@@ -58,13 +58,16 @@ final class QueueDelivery<Value>: Disposable {
 
   func dispose() {
     upstream.dispose()
-    let dropped = state.withLock { state in
-      state.isDisposed = true
-      defer { state.buffer = [] }
-      return state.buffer
+    // The handler and the dropped values leave the lock, so their deinits run outside.
+    let released = state.withLock { state in
+      defer {
+        state.handler = nil
+        state.buffer = []
+      }
+      return (state.handler, state.buffer)
     }
-    withExtendedLifetime(dropped) {}
+    withExtendedLifetime(released) {}
   }
 
-  var isDisposed: Bool { state.withLock { $0.isDisposed } }
+  var isDisposed: Bool { state.withLock { $0.handler == nil } }
 }
