@@ -1,13 +1,22 @@
 #!/usr/bin/env bash
-# Builds the DocC catalog of every module that has one, with the toolchain's own docc and
-# symbol graphs from `swift build`, and fails on any warning.
+# Builds the DocC catalog of every module that has one with the toolchain's own docc, and
+# fails on any warning.
+#
+#   bash scripts/build-docs.sh [SYMBOL_GRAPH_DIR]
+#
+# With no argument it builds the package to get symbol graphs; .ci/run passes the graphs
+# of its warnings-as-errors build instead, so the package is built once for both.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-graphs=.build-docs/symbol-graphs
-rm -rf "$graphs" && mkdir -p "$graphs"
-swift build --scratch-path .build-docs \
-  -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/$graphs"
+graphs=${1:-}
+if [ -z "$graphs" ]; then
+  # Kept with the build: a module emits its graph whenever it recompiles.
+  graphs=.build-docs/symbol-graphs
+  mkdir -p "$graphs"
+  swift build --scratch-path .build-docs \
+    -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/$graphs"
+fi
 
 for catalog in Sources/*/*.docc; do
   module=$(basename "$(dirname "$catalog")")
