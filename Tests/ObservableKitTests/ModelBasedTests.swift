@@ -13,7 +13,7 @@ import TestSupport
 
 /// What a handler does, besides recording the value, when it receives `value`.
 enum Reaction: CaseIterable {
-  case none, notifyEvent, setProperty, disposeSelf, disposeEldest, observeEvent, observeProperty
+  case none, notifyEvent, setProperty, disposeSelf, disposeEldest, disposeNewest, observeEvent, observeProperty
 
   /// Reactions fire on small values only, so that nested operations terminate.
   func fires(on value: Int) -> Bool {
@@ -194,6 +194,7 @@ final class Model {
     case .setProperty: set(v + 1)
     case .disposeSelf: if s.hasToken { s.isDisposed = true }
     case .disposeEldest: subscriptions.first(where: { isLive($0) && $0.hasToken })?.isDisposed = true
+    case .disposeNewest: subscriptions.last(where: { isLive($0) && $0.hasToken })?.isDisposed = true
     case .observeEvent: observe(.event, .none)
     case .observeProperty: observe(.property, .none)
     }
@@ -207,10 +208,12 @@ final class RealSystem: @unchecked Sendable {
   final class Subscription: @unchecked Sendable {
     var token: (any Disposable)?
     let reaction: Reaction
+    let owner: Int?
     var log: [Int] = []
 
-    init(reaction: Reaction) {
+    init(reaction: Reaction, owner: Int?) {
       self.reaction = reaction
+      self.owner = owner
     }
   }
 
@@ -224,7 +227,7 @@ final class RealSystem: @unchecked Sendable {
 
   @discardableResult
   func observe(_ kind: Model.Kind, _ reaction: Reaction, owner: Int? = nil) -> Subscription {
-    let s = Subscription(reaction: reaction)
+    let s = Subscription(reaction: reaction, owner: owner)
     subscriptions.append(s)
     let handler: @Sendable (Int) -> Void = { [unowned self, unowned s] value in
       s.log.append(value)
@@ -246,6 +249,12 @@ final class RealSystem: @unchecked Sendable {
     return s
   }
 
+  /// A live subscription whose token a handler can reach, as the model's selection.
+  private func isSelectable(_ s: Subscription) -> Bool {
+    guard let token = s.token, !token.isDisposed else { return false }
+    return s.owner.map { owners[$0] != nil } ?? true
+  }
+
   private func react(_ s: Subscription, _ v: Int) {
     guard s.reaction.fires(on: v) else { return }
     switch s.reaction {
@@ -253,7 +262,8 @@ final class RealSystem: @unchecked Sendable {
     case .notifyEvent: event.notifyObservers(v + 1)
     case .setProperty: property.value = v + 1
     case .disposeSelf: s.token?.dispose()
-    case .disposeEldest: subscriptions.first(where: { $0.token?.isDisposed == false })?.token?.dispose()
+    case .disposeEldest: subscriptions.first(where: isSelectable)?.token?.dispose()
+    case .disposeNewest: subscriptions.last(where: isSelectable)?.token?.dispose()
     case .observeEvent: observe(.event, .none)
     case .observeProperty: observe(.property, .none)
     }
