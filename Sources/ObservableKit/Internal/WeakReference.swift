@@ -5,8 +5,9 @@
 /// itself are safe anywhere.
 @usableFromInline
 package final class WeakReference: @unchecked Sendable {
-  // Immutable after init; the runtime loads weak references atomically.
-  @usableFromInline package weak let object: AnyObject?
+  // Never written after init (`weak let` needs Swift 6.2); the runtime loads weak
+  // references atomically.
+  @usableFromInline package private(set) weak var object: AnyObject?
   /// The identity of the object, kept after it deallocates (its address may then be reused).
   @usableFromInline package let identity: ObjectIdentifier
 
