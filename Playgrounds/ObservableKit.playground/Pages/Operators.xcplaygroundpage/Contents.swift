@@ -1,0 +1,89 @@
+/*:
+ [Previous: properties](@previous)
+
+ # Operators
+
+ Events and properties share one set of operators: `map`, `filter`, `compactMap`,
+ `removeDuplicates`, `skip`, `take`, `once` and `merge`. A chain holds no observers of its
+ own: observing the end of a chain observes its source, and disposing that one
+ subscription releases the whole chain.
+
+ [Next: owner-bound observation](@next)
+ */
+import ObservableKit
+
+example("filter, removeDuplicates and map") {
+  let scores = ObservableEvent<Int>()
+  let token = scores
+    .filter { $0 > 1_000 }
+    .removeDuplicates()
+    .map { "new high score: \($0)" }
+    .observe { print($0) }
+  for score in [500, 1_200, 1_200, 800, 3_000] {
+    scores.notifyObservers(score)
+  }
+  token.dispose()
+  print("observers of the source after disposing the chain:", scores.observerCount)
+}
+
+example("compactMap") {
+  let typed = ObservableEvent<String>()
+  let token = typed.compactMap { Int($0) }.observe { print("a number:", $0) }
+  for text in ["12", "twelve", "7"] {
+    typed.notifyObservers(text)
+  }
+  token.dispose()
+}
+
+//: `take` and `once` end their own subscription when they are done, so nothing needs to be
+//: disposed afterwards.
+example("skip, take and once") {
+  let ticks = ObservableEvent<Int>()
+  let bag = DisposeBag()
+  ticks.once().observe { print("once:", $0) }.disposed(by: bag)
+  ticks.skip(1).take(2).observe { print("skip(1).take(2):", $0) }.disposed(by: bag)
+  for tick in 1...5 {
+    ticks.notifyObservers(tick)
+  }
+  print("observers left:", ticks.observerCount)
+}
+
+example("merge") {
+  let keyboard = ObservableEvent<String>()
+  let mouse = ObservableEvent<String>()
+  let token = keyboard.merge(with: mouse).observe { print("input:", $0) }
+  keyboard.notifyObservers("key A")
+  mouse.notifyObservers("click")
+  keyboard.notifyObservers("key B")
+  token.dispose()
+}
+
+/*:
+ On properties, `map`, `removeDuplicates` and `combineLatest` give a `ReadOnlyProperty`:
+ it has a current value, replays it to new observers, and follows its sources.
+ */
+example("Derived properties") {
+  let celsius = Property(20.0)
+  let fahrenheit = celsius.map { $0 * 9 / 5 + 32 }
+  print("fahrenheit now:", fahrenheit.value)
+
+  let room = Property("Kitchen")
+  let reading = room.combineLatest(fahrenheit)
+  let token = reading.observe { room, degrees in
+    print("\(room): \(degrees) °F")
+  }
+  celsius.value = 25
+  room.value = "Hall"
+  token.dispose()
+}
+
+example("removeDuplicates on a property") {
+  let level = Property(1)
+  let token = level.removeDuplicates().observe { print("level:", $0) }
+  for value in [1, 2, 2, 3, 3, 3] {
+    level.value = value
+  }
+  token.dispose()
+}
+
+//: [Next: owner-bound observation](@next)

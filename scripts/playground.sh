@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# Runs the pages of Playgrounds/ObservableKit.playground as command-line programs, on Linux
+# and macOS, with nothing but a Swift toolchain.
+#
+#   bash scripts/playground.sh              run every page, in the playground's order
+#   bash scripts/playground.sh Operators    run the named page(s)
+#   bash scripts/playground.sh --check      run every page and compare what it prints with
+#                                           Playgrounds/Expected/<Page>.txt (CI)
+#   bash scripts/playground.sh --record     run every page and write its output there
+#   bash scripts/playground.sh --list       list the pages
+#
+# How: it generates a throwaway SwiftPM package under .build-playground/pages that depends
+# on this package by path, with one executable per page (see scripts/lib/snippets.sh). The
+# pages stay the only source; warnings are errors, as in the rest of the package.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/lib/snippets.sh
+playground=Playgrounds/ObservableKit.playground
+expected=Playgrounds/Expected
+package=.build-playground/pages
+
+die() { printf 'playground.sh: %s\n' "$*" >&2; exit 2; }
+
+mode=run
+requested=()
+for argument in "$@"; do
+  case $argument in
+    --check) mode=check ;;
+    --record) mode=record ;;
+    --list) mode=list ;;
+    -h | --help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -*) die "unknown option $argument (try --help)" ;;
+    *) requested+=("$argument") ;;
+  esac
+done
+
+# The pages, in the order contents.xcplayground lists them (the order Xcode shows).
+pages=()
+while IFS= read -r page; do pages+=("$page"); done < <(
+  sed -n "s/.*<page name='\([^']*\)'.*/\1/p" "$playground/contents.xcplayground")
+[ ${#pages[@]} -gt 0 ] || die "no pages listed in $playground/contents.xcplayground"
+
+# Every listed page exists, and every page folder is listed.
+for page in "${pages[@]}"; do
+  [ -f "$playground/Pages/$page.xcplaygroundpage/Contents.swift" ] ||
+    die "$playground/contents.xcplayground lists '$page', but Pages/$page.xcplaygroundpage/Contents.swift does not exist"
+done
+for folder in "$playground"/Pages/*.xcplaygroundpage; do
+  page=$(basename "$folder" .xcplaygroundpage)
+  printf '%s\n' "${pages[@]}" | grep -qxF "$page" ||
+    die "$folder is not listed in $playground/contents.xcplayground"
+done
+
+if [ "$mode" = list ]; then
+  printf '%s\n' "${pages[@]}"
+  exit 0
+fi
+
+if [ ${#requested[@]} -gt 0 ]; then
+  for page in "${requested[@]}"; do
+    printf '%s\n' "${pages[@]}" | grep -qxF "$page" ||
+      die "no page named '$page'; the pages are: ${pages[*]}"
+  done
+  selected=("${requested[@]}")
+else
+  selected=("${pages[@]}")
+fi
+
+# Generate the package: the playground's Sources/ become the library PlaygroundSources, as
+# Xcode makes them a module that every page imports, and each page an executable.
+begin_snippet_sources "$package"
+mkdir -p "$package/Sources.next/PlaygroundSources"
+cp "$playground"/Sources/*.swift "$package/Sources.next/PlaygroundSources/"
+for page in "${pages[@]}"; do
+  write_snippet_main "$package" "${page}Page" PlaygroundSources \
+    "$playground/Pages/$page.xcplaygroundpage/Contents.swift" 1
+done
+finish_snippet_package "$package" PlaygroundPages PlaygroundSources
+
+echo "Building the playground pages (the first build also builds the package) ..." >&2
+build_snippet_package "$package" || { echo "playground.sh: the pages do not build" >&2; exit 1; }
+bin=$(swift build --package-path "$package" --show-bin-path)
+
+# Runs a page with a time limit where the system offers one: a page that deadlocks fails.
+run_page() {
+  if command -v timeout >/dev/null 2>&1; then
+    timeout 120 "$bin/$1Page"
+  else
+    "$bin/$1Page"
+  fi
+}
+
+failed=()
+for page in "${selected[@]}"; do
+  case $mode in
+    run)
+      printf '\n==== %s ====\n\n' "$page"
+      run_page "$page" || failed+=("$page")
+      ;;
+    record)
+      mkdir -p "$expected"
+      if run_page "$page" >"$expected/$page.txt"; then
+        echo "recorded $expected/$page.txt"
+      else
+        echo "FAIL $page: exited with status $?; $expected/$page.txt is incomplete"
+        failed+=("$page")
+      fi
+      ;;
+    check)
+      actual=$(mktemp)
+      status=0
+      run_page "$page" >"$actual" || status=$?
+      if [ "$status" -ne 0 ]; then
+        echo "FAIL $page: exited with status $status"
+        failed+=("$page")
+      elif [ ! -f "$expected/$page.txt" ]; then
+        echo "FAIL $page: $expected/$page.txt does not exist (bash scripts/playground.sh --record $page)"
+        failed+=("$page")
+      elif diff -u --label "$expected/$page.txt" --label "$page (actual)" "$expected/$page.txt" "$actual"; then
+        echo "ok   $page"
+      else
+        echo "FAIL $page: its output differs from $expected/$page.txt (diff above)"
+        failed+=("$page")
+      fi
+      rm -f "$actual"
+      ;;
+  esac
+done
+
+# In a full check, every expected output belongs to a page.
+if [ "$mode" = check ] && [ ${#requested[@]} -eq 0 ]; then
+  for file in "$expected"/*.txt; do
+    [ -e "$file" ] || continue
+    page=$(basename "$file" .txt)
+    if ! printf '%s\n' "${pages[@]}" | grep -qxF "$page"; then
+      echo "FAIL $file belongs to no page; delete it"
+      failed+=("$file")
+    fi
+  done
+fi
+
+if [ ${#failed[@]} -gt 0 ]; then
+  printf '\nplayground.sh: failed: %s\n' "${failed[*]}" >&2
+  exit 1
+fi
