@@ -1,0 +1,17 @@
+// The ObservableKit benchmark suite: every scenario of issue 4, each measured for
+// ObservableKit, the locked-array baseline and OpenCombine, in that order.
+//
+// Run it with `bash Benchmarks/run.sh` from the repository root.
+
+import Benchmark
+
+let benchmarks: @Sendable () -> Void = {
+  registerNotify()
+  registerPropertySet()
+  registerChurn()
+  registerTeardown()
+  registerDisposeBag()
+  registerCompat()
+  registerContended()
+  registerMemory()
+}

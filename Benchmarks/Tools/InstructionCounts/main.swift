@@ -1,0 +1,331 @@
+// A small release executable for `count-instructions.sh`: runs one scenario of one contender
+// a fixed number of times, with the measured loop in a function whose name contains
+// `measured_`, so that `valgrind --tool=callgrind --toggle-collect='*measured_*'` counts the
+// instructions of that loop alone. Instruction counts do not depend on what else the machine
+// is doing, so they complement the wall-clock suite on a shared machine.
+//
+// Usage: InstructionCounts SCENARIO CONTENDER REPS [--print]   (--print shows the handlers' total)
+// The handler, the baseline and the scenarios are those of the benchmark suite
+// (Benchmarks/ObservableKitBenchmarks); keep them in step.
+
+import Observable
+import ObservableKit
+import OpenCombine
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// MARK: - The common handler and the baseline (as in Support.swift)
+
+final class Sink: @unchecked Sendable {
+  let slot: UnsafeMutablePointer<Int>
+  init() {
+    slot = .allocate(capacity: 8)
+    slot.initialize(repeating: 0, count: 8)
+  }
+}
+
+@inline(never)
+func makeHandler(_ sink: Sink) -> @Sendable (Int) -> Void {
+  { value in sink.slot.pointee &+= value }
+}
+
+@inline(never)
+func blackHole<T>(_ value: T) {}
+
+struct PthreadLock: @unchecked Sendable {
+  let mutex: UnsafeMutablePointer<pthread_mutex_t>
+  init() {
+    mutex = .allocate(capacity: 1)
+    pthread_mutex_init(mutex, nil)
+  }
+  @inline(__always)
+  func withLock<R>(_ body: () throws -> R) rethrows -> R {
+    pthread_mutex_lock(mutex)
+    defer { pthread_mutex_unlock(mutex) }
+    return try body()
+  }
+}
+
+final class BaselineEvent<Value>: @unchecked Sendable {
+  typealias Handler = @Sendable (Value) -> Void
+  private let lock = PthreadLock()
+  private var handlers: ContiguousArray<Handler> = []
+  private var ids: ContiguousArray<UInt64> = []
+  private var nextID: UInt64 = 0
+
+  func add(_ handler: @escaping Handler) -> UInt64 {
+    lock.withLock {
+      let id = nextID
+      nextID += 1
+      ids.append(id)
+      handlers.append(handler)
+      return id
+    }
+  }
+
+  func remove(_ id: UInt64) {
+    lock.withLock {
+      guard let index = ids.firstIndex(of: id) else { return }
+      ids.remove(at: index)
+      handlers.remove(at: index)
+    }
+  }
+
+  func notify(_ value: Value) {
+    let snapshot = lock.withLock { handlers }
+    for handler in snapshot {
+      handler(value)
+    }
+  }
+}
+
+final class BaselineProperty<Value>: @unchecked Sendable {
+  typealias Handler = @Sendable (Value) -> Void
+  private let lock = PthreadLock()
+  private var handlers: ContiguousArray<Handler> = []
+  private var stored: Value
+  init(_ value: Value) { stored = value }
+  func add(_ handler: @escaping Handler) { lock.withLock { handlers.append(handler) } }
+  var value: Value {
+    get { lock.withLock { stored } }
+    set {
+      let snapshot = lock.withLock {
+        stored = newValue
+        return handlers
+      }
+      for handler in snapshot { handler(newValue) }
+    }
+  }
+}
+
+protocol IntObserver: AnyObject {
+  func onValue(_ value: Int)
+}
+
+final class Counter: IntObserver, @unchecked Sendable {
+  let sink: Sink
+  init(_ sink: Sink) { self.sink = sink }
+  func onValue(_ value: Int) { sink.slot.pointee &+= value }
+}
+
+final class CompatSubject: ObservableClass {
+  func emit(_ value: Int) {
+    withObservers { (observer: IntObserver) in observer.onValue(value) }
+  }
+}
+
+struct WeakBox {
+  weak var object: AnyObject?
+}
+
+final class HandWrittenSubject {
+  var boxes: ContiguousArray<WeakBox> = []
+  func add(_ observer: AnyObject) { boxes.append(WeakBox(object: observer)) }
+  func emit(_ value: Int) {
+    for box in boxes {
+      if let observer = box.object as? IntObserver { observer.onValue(value) }
+    }
+  }
+}
+
+struct SplitMix64: RandomNumberGenerator {
+  private var state: UInt64
+  init(seed: UInt64) { state = seed }
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}
+
+func shuffledIndices(_ count: Int) -> [Int] {
+  var generator = SplitMix64(seed: 0x0B5E_4AB1_E000 &+ UInt64(count))
+  var indices = Array(0..<count)
+  indices.shuffle(using: &generator)
+  return indices
+}
+
+// MARK: - Measured loops
+
+@inline(never) func measured_notify(_ event: ObservableEvent<Int>, _ reps: Int) {
+  for value in 0..<reps { event.notifyObservers(value) }
+}
+@inline(never) func measured_notify(_ event: BaselineEvent<Int>, _ reps: Int) {
+  for value in 0..<reps { event.notify(value) }
+}
+@inline(never) func measured_notify(_ subject: PassthroughSubject<Int, Never>, _ reps: Int) {
+  for value in 0..<reps { subject.send(value) }
+}
+@inline(never) func measured_set(_ property: Property<Int>, _ reps: Int) {
+  for value in 0..<reps { property.value = value }
+}
+@inline(never) func measured_set(_ property: BaselineProperty<Int>, _ reps: Int) {
+  for value in 0..<reps { property.value = value }
+}
+@inline(never) func measured_set(_ subject: CurrentValueSubject<Int, Never>, _ reps: Int) {
+  for value in 0..<reps { subject.value = value }
+}
+@inline(never) func measured_churnA_ok(_ sink: Sink, _ reps: Int) {
+  for value in 0..<reps {
+    let event = ObservableEvent<Int>()
+    let token = event.observe(makeHandler(sink))
+    event.notifyObservers(value)
+    token.dispose()
+  }
+}
+@inline(never) func measured_churnA_base(_ sink: Sink, _ reps: Int) {
+  for value in 0..<reps {
+    let event = BaselineEvent<Int>()
+    let id = event.add(makeHandler(sink))
+    event.notify(value)
+    event.remove(id)
+  }
+}
+@inline(never) func measured_churnA_oc(_ sink: Sink, _ reps: Int) {
+  for value in 0..<reps {
+    let subject = PassthroughSubject<Int, Never>()
+    let cancellable = subject.sink(receiveValue: makeHandler(sink))
+    subject.send(value)
+    cancellable.cancel()
+  }
+}
+@inline(never) func measured_churnB(_ event: ObservableEvent<Int>, _ sink: Sink, _ reps: Int) {
+  for _ in 0..<reps { event.observe(makeHandler(sink)).dispose() }
+}
+@inline(never) func measured_churnB(_ event: BaselineEvent<Int>, _ sink: Sink, _ reps: Int) {
+  for _ in 0..<reps { event.remove(event.add(makeHandler(sink))) }
+}
+@inline(never) func measured_churnB(_ subject: PassthroughSubject<Int, Never>, _ sink: Sink, _ reps: Int) {
+  for _ in 0..<reps { subject.sink(receiveValue: makeHandler(sink)).cancel() }
+}
+@inline(never) func measured_teardown(_ tokens: [any Disposable], _ order: [Int]) {
+  for index in order { tokens[index].dispose() }
+}
+@inline(never) func measured_teardown(_ event: BaselineEvent<Int>, _ ids: [UInt64], _ order: [Int]) {
+  for index in order { event.remove(ids[index]) }
+}
+@inline(never) func measured_teardown(_ cancellables: [AnyCancellable], _ order: [Int]) {
+  for index in order { cancellables[index].cancel() }
+}
+@inline(never) func measured_bag(_ event: ObservableEvent<Int>, _ sink: Sink, _ entries: Int) {
+  let bag = DisposeBag()
+  for _ in 0..<entries { event.observe(makeHandler(sink)).disposeWith(bag) }
+  bag.dispose()
+}
+@inline(never) func measured_bag(_ event: BaselineEvent<Int>, _ sink: Sink, _ entries: Int) {
+  var ids = ContiguousArray<UInt64>()
+  for _ in 0..<entries { ids.append(event.add(makeHandler(sink))) }
+  for id in ids { event.remove(id) }
+}
+@inline(never) func measured_bag(_ subject: PassthroughSubject<Int, Never>, _ sink: Sink, _ entries: Int) {
+  var cancellables = Set<AnyCancellable>()
+  for _ in 0..<entries { subject.sink(receiveValue: makeHandler(sink)).store(in: &cancellables) }
+  cancellables.removeAll()
+}
+@inline(never) func measured_compat(_ subject: CompatSubject, _ reps: Int) {
+  for value in 0..<reps { subject.emit(value) }
+}
+@inline(never) func measured_compat(_ subject: HandWrittenSubject, _ reps: Int) {
+  for value in 0..<reps { subject.emit(value) }
+}
+
+// MARK: - Main
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 4, let reps = Int(arguments[3]) else {
+  print("usage: InstructionCounts SCENARIO ObservableKit|Baseline|OpenCombine REPS [--print]")
+  exit(2)
+}
+let scenario = arguments[1]
+let contender = arguments[2]
+let sink = Sink()
+
+func observers(_ scenario: String) -> Int {
+  Int(scenario.split(separator: "-").last.map(String.init) ?? "1") ?? 1
+}
+
+switch (scenario, contender) {
+case (let s, "ObservableKit") where s.hasPrefix("notify-"):
+  let event = ObservableEvent<Int>()
+  let tokens = (0..<observers(s)).map { _ in event.observe(makeHandler(sink)) }
+  withExtendedLifetime(tokens) { measured_notify(event, reps) }
+case (let s, "Baseline") where s.hasPrefix("notify-"):
+  let event = BaselineEvent<Int>()
+  for _ in 0..<observers(s) { _ = event.add(makeHandler(sink)) }
+  measured_notify(event, reps)
+case (let s, "OpenCombine") where s.hasPrefix("notify-"):
+  let subject = PassthroughSubject<Int, Never>()
+  let cancellables = (0..<observers(s)).map { _ in subject.sink(receiveValue: makeHandler(sink)) }
+  withExtendedLifetime(cancellables) { measured_notify(subject, reps) }
+case (let s, "ObservableKit") where s.hasPrefix("set-"):
+  let property = Property(0, observationTracking: !s.hasPrefix("set-noobs-"))
+  let tokens = (0..<observers(s)).map { _ in property.observe(makeHandler(sink)) }
+  withExtendedLifetime(tokens) { measured_set(property, reps) }
+case (let s, "Baseline") where s.hasPrefix("set-"):
+  let property = BaselineProperty(0)
+  for _ in 0..<observers(s) { property.add(makeHandler(sink)) }
+  measured_set(property, reps)
+case (let s, "OpenCombine") where s.hasPrefix("set-"):
+  let subject = CurrentValueSubject<Int, Never>(0)
+  let cancellables = (0..<observers(s)).map { _ in subject.sink(receiveValue: makeHandler(sink)) }
+  withExtendedLifetime(cancellables) { measured_set(subject, reps) }
+case ("churnA", "ObservableKit"): measured_churnA_ok(sink, reps)
+case ("churnA", "Baseline"): measured_churnA_base(sink, reps)
+case ("churnA", "OpenCombine"): measured_churnA_oc(sink, reps)
+case ("churnB", "ObservableKit"):
+  let event = ObservableEvent<Int>()
+  let tokens = (0..<10).map { _ in event.observe(makeHandler(sink)) }
+  withExtendedLifetime(tokens) { measured_churnB(event, sink, reps) }
+case ("churnB", "Baseline"):
+  let event = BaselineEvent<Int>()
+  for _ in 0..<10 { _ = event.add(makeHandler(sink)) }
+  measured_churnB(event, sink, reps)
+case ("churnB", "OpenCombine"):
+  let subject = PassthroughSubject<Int, Never>()
+  let cancellables = (0..<10).map { _ in subject.sink(receiveValue: makeHandler(sink)) }
+  withExtendedLifetime(cancellables) { measured_churnB(subject, sink, reps) }
+case ("teardown", "ObservableKit"):
+  let event = ObservableEvent<Int>()
+  let tokens = (0..<reps).map { _ in event.observe(makeHandler(sink)) }
+  measured_teardown(tokens, shuffledIndices(reps))
+case ("teardown", "Baseline"):
+  let event = BaselineEvent<Int>()
+  let ids = (0..<reps).map { _ in event.add(makeHandler(sink)) }
+  measured_teardown(event, ids, shuffledIndices(reps))
+case ("teardown", "OpenCombine"):
+  let subject = PassthroughSubject<Int, Never>()
+  let cancellables = (0..<reps).map { _ in subject.sink(receiveValue: makeHandler(sink)) }
+  measured_teardown(cancellables, shuffledIndices(reps))
+case ("bag", "ObservableKit"):
+  let event = ObservableEvent<Int>()
+  for _ in 0..<(reps / 1_000) { measured_bag(event, sink, 1_000) }
+case ("bag", "Baseline"):
+  let event = BaselineEvent<Int>()
+  for _ in 0..<(reps / 1_000) { measured_bag(event, sink, 1_000) }
+case ("bag", "OpenCombine"):
+  let subject = PassthroughSubject<Int, Never>()
+  for _ in 0..<(reps / 1_000) { measured_bag(subject, sink, 1_000) }
+case ("compat-10", "ObservableKit"):
+  let subject = CompatSubject()
+  let counters = (0..<10).map { _ in Counter(sink) }
+  for counter in counters { subject.addObserver(counter) }
+  withExtendedLifetime(counters) { measured_compat(subject, reps) }
+case ("compat-10", "Baseline"):
+  let subject = HandWrittenSubject()
+  let counters = (0..<10).map { _ in Counter(sink) }
+  for counter in counters { subject.add(counter) }
+  withExtendedLifetime(counters) { measured_compat(subject, reps) }
+default:
+  print("unknown scenario/contender: \(scenario) \(contender)")
+  exit(2)
+}
+blackHole(sink.slot.pointee)
+if arguments.contains("--print") { print(sink.slot.pointee) }

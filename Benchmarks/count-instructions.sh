@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Instructions per unit, counted by valgrind's callgrind: ObservableKit beside the baseline
+# and OpenCombine, for the suite's scenarios. Unlike wall-clock time, the counts are the same
+# from run to run whatever else the machine is doing, so this is the yardstick for changes
+# to the core on a shared machine. (An instruction is not a nanosecond: an atomic
+# retain/release or a cache miss costs far more than an add, so the wall-clock suite,
+# run.sh, stays the measure for the targets.)
+#
+#   bash Benchmarks/count-instructions.sh          # about 2 minutes once built
+#
+# Needs valgrind (Debian: apt-get install valgrind). The release binary is copied without its
+# debug info first: valgrind 3.19 cannot read the DWARF that Swift 6.3 writes.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+command -v valgrind >/dev/null || { echo "error: valgrind is not installed" >&2; exit 1; }
+
+swift build --package-path . -c release --product InstructionCounts >&2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+objcopy --strip-debug "$(swift build --package-path . -c release --show-bin-path)/InstructionCounts" "$work/bin"
+
+# label | scenario argument | repetitions | units per repetition | contenders
+rows=(
+  "S1 notify 1 obs|notify-1|100000|1|ObservableKit Baseline OpenCombine"
+  "S1 notify 10 obs|notify-10|10000|10|ObservableKit Baseline OpenCombine"
+  "S1 notify 1000 obs|notify-1000|100|1000|ObservableKit Baseline OpenCombine"
+  "S2 property set 1 obs|set-1|100000|1|ObservableKit Baseline OpenCombine"
+  "S2 property set 1 obs no Observation|set-noobs-1|100000|1|ObservableKit Baseline OpenCombine"
+  "S2 property set 10 obs|set-10|10000|10|ObservableKit Baseline OpenCombine"
+  "S2 property set 10 obs no Observation|set-noobs-10|10000|10|ObservableKit Baseline OpenCombine"
+  "S3a churn create+observe+notify+dispose|churnA|20000|1|ObservableKit Baseline OpenCombine"
+  "S3b churn observe+dispose with 10 obs|churnB|20000|1|ObservableKit Baseline OpenCombine"
+  "S4 teardown 10k random order|teardown|10000|1|ObservableKit Baseline OpenCombine"
+  # The baseline's O(n) removal makes 100k take billions of instructions: left out.
+  "S4 teardown 100k random order|teardown|100000|1|ObservableKit OpenCombine"
+  "S5 DisposeBag fill+dispose|bag|20000|1|ObservableKit Baseline OpenCombine"
+  "S6 withObservers 10 obs|compat-10|10000|10|ObservableKit Baseline"
+)
+
+results="$work/results.tsv"
+for row in "${rows[@]}"; do
+  IFS='|' read -r label scenario reps per contenders <<<"$row"
+  for contender in $contenders; do
+    # The handlers must have run: a scenario that delivers must leave a non-zero total.
+    if [[ $scenario =~ ^(notify|set|churnA|compat) ]] &&
+      [[ $("$work/bin" "$scenario" "$contender" 100 --print) == 0 ]]; then
+      echo "error: $label / $contender delivered nothing" >&2
+      exit 1
+    fi
+    out="$work/callgrind.out"
+    valgrind --tool=callgrind --toggle-collect='*measured_*' --callgrind-out-file="$out" \
+      "$work/bin" "$scenario" "$contender" "$reps" >/dev/null 2>&1
+    total=$(awk '/^summary:/ { print $2 }' "$out")
+    printf '%s\t%s\t%s\n' "$label" "$contender" "$(( total / (reps * per) ))" >>"$results"
+    echo "  $label / $contender: $(( total / (reps * per) )) instructions per unit" >&2
+  done
+done
+
+python3 - "$results" <<'EOF'
+import sys
+from collections import OrderedDict
+
+rows = OrderedDict()
+for line in open(sys.argv[1]):
+    label, contender, value = line.rstrip("\n").split("\t")
+    rows.setdefault(label, {})[contender] = int(value)
+
+def ratio(a, b):
+    return f"{a / b:.2f}×" if a is not None and b else "–"
+
+print("| Scenario | ObservableKit ÷ baseline | ObservableKit ÷ OpenCombine | ObservableKit | baseline | OpenCombine |")
+print("|---|---:|---:|---:|---:|---:|")
+for label, values in rows.items():
+    ok, base, peer = (values.get(c) for c in ("ObservableKit", "Baseline", "OpenCombine"))
+    cells = [f"{v:,}" if v is not None else "–" for v in (ok, base, peer)]
+    print(f"| {label} | {ratio(ok, base)} | {ratio(ok, peer)} | {cells[0]} | {cells[1]} | {cells[2]} |")
+small = rows.get("S4 teardown 10k random order", {})
+large = rows.get("S4 teardown 100k random order", {})
+print()
+print("Instructions per disposal at 100k ÷ at 10k (1.0 is flat): "
+      + ", ".join(f"{c} {ratio(large.get(c), small.get(c))}" for c in ("ObservableKit", "OpenCombine")))
+EOF

@@ -1,0 +1,227 @@
+#!/usr/bin/env python3
+"""Turns one or more runs of the suite into the ratio table of Docs/Performance.md.
+
+Usage: format-results.py RUN_DIRECTORY [RUN_DIRECTORY ...]
+
+Each directory holds one run's `benchmark --format histogramPercentiles` export: one file per
+benchmark and metric, raw units (nanoseconds, counts, bytes), per iteration.
+
+Benchmark names have the form `<scenario>_x<units>_<contender>` (spaces written as `_`);
+every figure is divided by `units`, so it is per delivery, per cycle, per disposal, per entry
+or per live subscription. A run's figure is the median (p50) over its iterations.
+
+A ratio is ObservableKit's figure divided by the other contender's, computed within each run
+(the three contenders of a scenario run back to back); below 1 means ObservableKit is faster
+or smaller. With several runs the table shows the median ratio and, in brackets, the lowest
+and highest ratio seen; the absolute columns show the median over the runs.
+"""
+
+import os
+import re
+import statistics
+import sys
+from collections import OrderedDict
+
+CONTENDERS = ("ObservableKit", "Baseline", "OpenCombine")
+NAME = re.compile(r"^(?P<scenario>.+)_x(?P<units>\d+)_(?P<contender>" + "|".join(CONTENDERS) + r")$")
+FILE = re.compile(r"^[^.]+\.[^.]+\.(?P<name>.+)\.(?P<metric>[A-Za-z]+)\.histogram\.percentiles\.tsv$")
+
+# What one unit is, by scenario prefix.
+UNIT_NAMES = OrderedDict(
+    [
+        ("S1 ", "delivery"),
+        ("S2 ", "delivery"),
+        ("S3a ", "cycle"),
+        ("S3b ", "pair"),
+        ("S4 ", "disposal"),
+        ("S5 ", "entry"),
+        ("S6 withObservers", "delivery"),
+        ("S6 keyed", "keyed delivery"),
+        ("S7 ", "delivery"),
+        ("S8 ", "live sub"),
+    ]
+)
+
+
+def unit_name(scenario):
+    for prefix, name in UNIT_NAMES.items():
+        if scenario.startswith(prefix):
+            return name
+    return "unit"
+
+
+def load(directory):
+    """Returns {scenario: {contender: {"time": ns/unit, "allocs": n/unit, "bytes": B/unit}}}
+    for one run."""
+    medians = {}
+    for file_name in sorted(os.listdir(directory)):
+        match = FILE.match(file_name)
+        if not match:
+            continue
+        with open(os.path.join(directory, file_name)) as handle:
+            for line in handle:
+                fields = line.split("\t")
+                if len(fields) == 2 and fields[0] == "50":
+                    medians.setdefault(match.group("name"), {})[match.group("metric")] = float(fields[1])
+    results = {}
+    for key, metrics in medians.items():
+        match = NAME.match(key)
+        if not match:
+            continue
+        scenario = match.group("scenario").replace("_", " ")
+        units = int(match.group("units"))
+
+        def per_unit(metric):
+            value = metrics.get(metric)
+            return None if value is None else value / units
+
+        results.setdefault(scenario, {})[match.group("contender")] = {
+            "time": per_unit("wallClock"),
+            "allocs": per_unit("mallocCountTotal"),
+            "bytes": per_unit("memoryLeakedBytes"),
+        }
+    return results
+
+
+def sort_key(scenario):
+    # S1 … S8 in order, and sizes in numeric order within a scenario.
+    numbers = [int(n) for n in re.findall(r"\d+", scenario)]
+    return (scenario.split(" ")[0], numbers, scenario)
+
+
+def field_of(scenario):
+    return "bytes" if scenario.startswith("S8 ") else "time"
+
+
+class Runs:
+    """The figures of every run, and ratios computed run by run."""
+
+    def __init__(self, runs):
+        self.runs = runs
+        names = set()
+        for run in runs:
+            names.update(run)
+        self.scenarios = sorted(names, key=sort_key)
+
+    def values(self, scenario, contender, field):
+        found = [run.get(scenario, {}).get(contender, {}).get(field) for run in self.runs]
+        return [v for v in found if v is not None]
+
+    def median(self, scenario, contender, field):
+        values = self.values(scenario, contender, field)
+        return statistics.median(values) if values else None
+
+    def ratios(self, scenario, numerator, denominator, field=None, scenario2=None):
+        """numerator's figure in `scenario` ÷ denominator's in `scenario2` (default: the same),
+        one ratio per run that has both."""
+        field = field or field_of(scenario)
+        scenario2 = scenario2 or scenario
+        found = []
+        for run in self.runs:
+            a = run.get(scenario, {}).get(numerator, {}).get(field)
+            b = run.get(scenario2, {}).get(denominator, {}).get(field)
+            if a is not None and b:
+                found.append(a / b)
+        return found
+
+
+def fmt_value(value, suffix):
+    if value is None:
+        return "–"
+    if value >= 100:
+        return f"{value:,.0f}{suffix}"
+    return f"{value:.1f}{suffix}"
+
+
+def fmt_ratios(ratios, bold=True):
+    if not ratios:
+        return "–"
+    middle = f"{statistics.median(ratios):.2f}×"
+    if bold:
+        middle = f"**{middle}**"
+    if len(ratios) > 1:
+        middle += f" ({min(ratios):.2f}–{max(ratios):.2f})"
+    return middle
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    runs = Runs([load(directory) for directory in sys.argv[1:]])
+
+    lines = []
+    lines.append(
+        "| Scenario | unit | ObservableKit ÷ baseline | ObservableKit ÷ OpenCombine "
+        "| ObservableKit | baseline | OpenCombine | ObservableKit allocs / unit |"
+    )
+    lines.append("|---|---|---:|---:|---:|---:|---:|---:|")
+    for scenario in runs.scenarios:
+        field = field_of(scenario)
+        suffix = " B" if field == "bytes" else " ns"
+        allocs = runs.median(scenario, "ObservableKit", "allocs")
+        lines.append(
+            f"| {scenario} | {unit_name(scenario)} "
+            f"| {fmt_ratios(runs.ratios(scenario, 'ObservableKit', 'Baseline'))} "
+            f"| {fmt_ratios(runs.ratios(scenario, 'ObservableKit', 'OpenCombine'))} "
+            f"| {fmt_value(runs.median(scenario, 'ObservableKit', field), suffix)} "
+            f"| {fmt_value(runs.median(scenario, 'Baseline', field), suffix)} "
+            f"| {fmt_value(runs.median(scenario, 'OpenCombine', field), suffix)} "
+            f"| {'–' if allocs is None or field == 'bytes' else f'{allocs:.3g}'} |"
+        )
+    print(f"Runs: {len(runs.runs)}. Ratios: median over the runs (lowest–highest).")
+    print()
+    print("\n".join(lines))
+
+    # Teardown flatness: time per disposal at 100k over time per disposal at 10k.
+    small, large = "S4 teardown 10k random order", "S4 teardown 100k random order"
+    flatness = {}
+    if small in runs.scenarios and large in runs.scenarios:
+        print()
+        print("Teardown scaling (time per disposal at 100k ÷ at 10k; 1.0 is flat, 10 is linear):")
+        for contender in CONTENDERS:
+            flatness[contender] = runs.ratios(large, contender, contender, field="time", scenario2=small)
+            print(f"- {contender}: {fmt_ratios(flatness[contender], bold=False)}")
+
+    # The issue's targets, judged on the median ratios.
+    checks = []
+
+    def check(label, ratios, limit):
+        if ratios:
+            value = statistics.median(ratios)
+            checks.append((f"{label}: {fmt_ratios(ratios, bold=False)}", value <= limit))
+
+    for observers in (1, 10, 1000):
+        check(f"notify {observers} obs ≤ 1.20× baseline",
+              runs.ratios(f"S1 notify {observers} obs", "ObservableKit", "Baseline"), 1.2)
+    speedups = []
+    for scenario in runs.scenarios:
+        if field_of(scenario) == "time":
+            ratios = runs.ratios(scenario, "ObservableKit", "OpenCombine")
+            if ratios:
+                speedups.append((scenario, 1 / statistics.median(ratios)))
+    if speedups:
+        short = [f"{s} {x:.1f}×" for s, x in speedups if x < 4]
+        label = (f"≥ 4× faster than OpenCombine (OpenCombine time ÷ ObservableKit time ≥ 4) in "
+                 f"{len(speedups) - len(short)} of {len(speedups)} timed rows")
+        if short:
+            label += "; short in: " + "; ".join(short)
+        checks.append((label, not short))
+    for scenario in ("S3a churn create+observe+notify+dispose", "S3b churn observe+dispose with 10 obs"):
+        check(f"{scenario.split(' ', 1)[1]} ≤ 1.50× baseline", runs.ratios(scenario, "ObservableKit", "Baseline"), 1.5)
+    if flatness.get("ObservableKit"):
+        check("teardown flat: time per disposal at 100k ≤ 1.50× at 10k", flatness["ObservableKit"], 1.5)
+    notify_allocs = [runs.values(f"S1 notify {n} obs", "ObservableKit", "allocs") for n in (1, 10, 1000)]
+    notify_allocs = [a for values in notify_allocs for a in values]
+    if notify_allocs:
+        checks.append((f"0 allocations per notify: {max(notify_allocs):g} at most", max(notify_allocs) == 0))
+    check("compat withObservers ≤ 1.50× the hand-written weak-box loop",
+          runs.ratios("S6 withObservers 10 obs", "ObservableKit", "Baseline"), 1.5)
+
+    print()
+    print("Targets (judged on the median):")
+    for label, met in checks:
+        print(f"- {'met   ' if met else 'MISSED'} {label}")
+
+
+if __name__ == "__main__":
+    main()
