@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Turns one or more runs of the suite into the ratio table of Docs/Performance.md.
+"""Turns one or more runs of the suite into the ratio table of the README.
 
 Usage: format-results.py RUN_DIRECTORY [RUN_DIRECTORY ...]
 

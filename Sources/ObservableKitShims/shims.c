@@ -1,13 +1,11 @@
 #include "ObservableKitShims.h"
 
 #if defined(_WIN32)
-static __declspec(thread) void *okit_frame = 0;
+__declspec(thread) void *okit_frame = 0;
 #else
-static __thread void *okit_frame = 0;
+__thread void *okit_frame = 0;
 #endif
 
-void *okit_current_frame(void) { return okit_frame; }
-void okit_set_current_frame(void *frame) { okit_frame = frame; }
 
 static int64_t okit_live = 0;
 

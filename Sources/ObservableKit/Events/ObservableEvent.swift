@@ -51,6 +51,7 @@ public final class ObservableEvent<T>: EventSource {
   /// - Parameter handler: Called synchronously on the notifying thread, after the handlers
   ///   registered before it.
   /// - Returns: A disposable that ends this registration. Dropping it does not end it.
+  @inlinable
   public func observe(_ handler: @escaping @Sendable (T) -> Void) -> any Disposable {
     Subscription(storage: storage, id: storage.add(handler))
   }

@@ -24,7 +24,7 @@ struct DeliveryFrame {
   @inlinable
   static func push<Value>(
     owner: AnyObject,
-    queue: UnsafeMutablePointer<ContiguousArray<Value>>,
+    queue: UnsafeMutablePointer<ContiguousArray<Value>?>,
     _ body: () -> Void
   ) {
     withFrame(owner: owner, queue: UnsafeMutableRawPointer(queue), body)
@@ -50,13 +50,13 @@ struct DeliveryFrame {
   static func queue<Value>(
     of owner: AnyObject,
     as _: Value.Type
-  ) -> UnsafeMutablePointer<ContiguousArray<Value>>? {
+  ) -> UnsafeMutablePointer<ContiguousArray<Value>?>? {
     let id = ObjectIdentifier(owner)
     var cursor = okit_current_frame()
     while let raw = cursor {
       let frame = raw.assumingMemoryBound(to: DeliveryFrame.self)
       if frame.pointee.owner == id, let queue = frame.pointee.queue {
-        return queue.assumingMemoryBound(to: ContiguousArray<Value>.self)
+        return queue.assumingMemoryBound(to: ContiguousArray<Value>?.self)
       }
       cursor = frame.pointee.previous
     }

@@ -24,6 +24,12 @@ package struct Locked<State>: @unchecked Sendable {
     buffer.withUnsafeMutablePointerToElements { okit_sync_init($0) }
   }
 
+  /// Wraps the buffer of another copy (the `object` of a `Locked` of the same type).
+  @inlinable
+  init(unsafeObject object: AnyObject) {
+    buffer = unsafeDowncast(object, to: Buffer.self)
+  }
+
   /// The identity of the underlying buffer, shared by every copy of this value.
   @inlinable var object: AnyObject { buffer }
 

@@ -46,6 +46,19 @@ package struct ObserverStorageHeader<Value, State> {
     return handler
   }
 
+  /// Like `end`, but hands out the whole entry: its closure keeps the storage's abstraction,
+  /// so nothing is re-thunked (a handler returned as `(Value) -> Void` from specialized code
+  /// is converted back, which allocates).
+  @inlinable
+  package mutating func endEntry(_ id: UInt64) -> ObserverEntry<Value>? {
+    guard let index = index(of: id), entries[index].handler != nil else { return nil }
+    let entry = entries[index]
+    entries[index].handler = nil
+    tombstones += 1
+    owners[id] = nil
+    return entry
+  }
+
   /// Drops the tombstones once they are at least half of the entries. Tombstones hold no
   /// handlers, so this releases nothing but buffer memory.
   @inlinable
@@ -118,6 +131,12 @@ package struct ObserverStorage<Value, State>: Sendable {
   @inlinable
   package var identity: AnyObject { locked.object }
 
+  /// The storage whose `identity` is `object`.
+  @inlinable
+  package init(unsafeIdentity object: AnyObject) {
+    locked = Locked(unsafeObject: object)
+  }
+
   // MARK: Registration
 
   /// Registers the handler made by `makeHandler` and, under the same lock, runs `read` on the
@@ -157,6 +176,19 @@ package struct ObserverStorage<Value, State>: Sendable {
     }
     if handler != nil { Diagnostics.subscriptionsChanged(by: -1) }
     return handler
+  }
+
+  /// `remove`, returning the entry (see `endEntry`).
+  @inlinable @discardableResult
+  package func removeEntry(_ id: UInt64) -> ObserverEntry<Value>? {
+    let entry = withLock { header -> ObserverEntry<Value>? in
+      guard let entry = header.endEntry(id) else { return nil }
+      advanceEpochLocked()
+      header.compactIfNeeded()
+      return entry
+    }
+    if entry != nil { Diagnostics.subscriptionsChanged(by: -1) }
+    return entry
   }
 
   /// Ends every subscription. The handlers are released after the lock is gone.
@@ -214,7 +246,7 @@ package struct ObserverStorage<Value, State>: Sendable {
   @inlinable
   package func notify(_ value: Value) {
     if let queue = DeliveryFrame.queue(of: identity, as: Value.self) {
-      queue.pointee.append(value)
+      if queue.pointee == nil { queue.pointee = [value] } else { queue.pointee!.append(value) }
       return
     }
     withNewDeliveryFrame { deliver(value) }
@@ -233,13 +265,13 @@ package struct ObserverStorage<Value, State>: Sendable {
 
   @inlinable
   func withNewDeliveryFrame(_ body: () -> Void) {
-    var queue = ContiguousArray<Value>()
+    var queue: ContiguousArray<Value>? = nil
     withUnsafeMutablePointer(to: &queue) { queue in
       DeliveryFrame.push(owner: identity, queue: queue) {
         body()
         var next = 0
-        while next < queue.pointee.count {
-          let value = queue.pointee[next]
+        while let pending = queue.pointee, next < pending.count {
+          let value = pending[next]
           next += 1
           deliver(value)
         }

@@ -101,8 +101,13 @@ static inline uint64_t okit_atomic_decrement(uint64_t *word) {
 }
 
 /// The innermost delivery frame of the calling thread (see DeliveryFrame.swift).
-void *_Nullable okit_current_frame(void);
-void okit_set_current_frame(void *_Nullable frame);
+#if defined(_WIN32)
+extern __declspec(thread) void *_Nullable okit_frame;
+#else
+extern __thread void *_Nullable okit_frame;
+#endif
+static inline void *_Nullable okit_current_frame(void) { return okit_frame; }
+static inline void okit_set_current_frame(void *_Nullable frame) { okit_frame = frame; }
 
 /// The process-wide count of live subscriptions (kept by debug builds only).
 void okit_live_subscriptions_add(int64_t delta);
