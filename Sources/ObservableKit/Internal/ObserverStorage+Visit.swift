@@ -28,12 +28,12 @@ extension ObserverStorage {
   /// changes to the state, and returns their handlers for the caller to release after the
   /// lock is gone.
   ///
-  /// Ids that already ended are skipped. Each id ends as with ``remove(_:updating:)``: a
+  /// Ids that already ended are skipped. Each id ends as with ``removeEntry(_:)``: a
   /// pass in progress does not call it after this returns.
   @inlinable @discardableResult
   package func unregister(_ body: (inout State) -> [UInt64]) -> [Handler] {
     let removed = withLock { header in
-      let removed = body(&header.state).compactMap { header.end($0) }
+      let removed = body(&header.state).compactMap { header.endEntry($0)?.handler }
       guard !removed.isEmpty else { return removed }
       advanceEpochLocked()
       header.compactIfNeeded()

@@ -35,20 +35,12 @@ package struct ObserverStorageHeader<Value, State> {
 
   @inlinable var liveCount: Int { entries.count - tombstones }
 
-  /// Ends the registration `id` and returns its handler (nil if it had ended), leaving a
+  /// Ends the registration `id` and returns its entry (nil if it had ended), leaving a
   /// tombstone; the caller advances the epoch and calls ``compactIfNeeded()``.
-  @inlinable
-  package mutating func end(_ id: UInt64) -> (@Sendable (Value) -> Void)? {
-    guard let index = index(of: id), let handler = entries[index].handler else { return nil }
-    entries[index].handler = nil
-    tombstones += 1
-    owners[id] = nil
-    return handler
-  }
-
-  /// Like `end`, but hands out the whole entry: its closure keeps the storage's abstraction,
-  /// so nothing is re-thunked (a handler returned as `(Value) -> Void` from specialized code
-  /// is converted back, which allocates).
+  ///
+  /// It hands out the whole entry rather than the handler: the entry's closure keeps the
+  /// storage's abstraction, so nothing is re-thunked (a handler returned as
+  /// `(Value) -> Void` from specialized code is converted back, which allocates).
   @inlinable
   package mutating func endEntry(_ id: UInt64) -> ObserverEntry<Value>? {
     guard let index = index(of: id), entries[index].handler != nil else { return nil }
@@ -163,22 +155,8 @@ package struct ObserverStorage<Value, State>: Sendable {
     add({ _ in handler }, reading: { _, _ in () }).id
   }
 
-  /// Ends the subscription `id` and returns its handler, which the caller releases after the
-  /// lock is gone. Returns nil if it had already ended.
-  @inlinable @discardableResult
-  package func remove(_ id: UInt64, updating update: (inout State) -> Void = { _ in }) -> Handler? {
-    let handler = withLock { header -> Handler? in
-      guard let handler = header.end(id) else { return nil }
-      update(&header.state)
-      advanceEpochLocked()
-      header.compactIfNeeded()
-      return handler
-    }
-    if handler != nil { Diagnostics.subscriptionsChanged(by: -1) }
-    return handler
-  }
-
-  /// `remove`, returning the entry (see `endEntry`).
+  /// Ends the subscription `id` and returns its entry, whose handler the caller releases
+  /// after the lock is gone. Returns nil if it had already ended.
   @inlinable @discardableResult
   package func removeEntry(_ id: UInt64) -> ObserverEntry<Value>? {
     let entry = withLock { header -> ObserverEntry<Value>? in
@@ -189,6 +167,12 @@ package struct ObserverStorage<Value, State>: Sendable {
     }
     if entry != nil { Diagnostics.subscriptionsChanged(by: -1) }
     return entry
+  }
+
+  /// `removeEntry`, for callers that want the handler.
+  @inlinable @discardableResult
+  package func remove(_ id: UInt64) -> Handler? {
+    removeEntry(id)?.handler
   }
 
   /// Ends every subscription. The handlers are released after the lock is gone.
