@@ -7,6 +7,7 @@
 # run.sh, stays the measure for the targets.)
 #
 #   bash Benchmarks/count-instructions.sh          # about 2 minutes once built
+#   ONLY='notify|withObservers' bash Benchmarks/count-instructions.sh   # rows matching a regex
 #
 # Needs valgrind (Debian: apt-get install valgrind). The release binary is copied without its
 # debug info first: valgrind 3.19 cannot read the DWARF that Swift 6.3 writes.
@@ -41,6 +42,7 @@ rows=(
 results="$work/results.tsv"
 for row in "${rows[@]}"; do
   IFS='|' read -r label scenario reps per contenders <<<"$row"
+  [[ -z ${ONLY:-} || $label =~ $ONLY ]] || continue
   for contender in $contenders; do
     # The handlers must have run: a scenario that delivers must leave a non-zero total.
     if [[ $scenario =~ ^(notify|set|churnA|compat) ]] &&

@@ -50,7 +50,7 @@ import Combine
 /// yourself, or `notifyChange()` from any thread. On other platforms
 /// `objectWillChange` is an `ObservableObjectPublisher` stand-in with the same `send()`.
 open class ObservableClass: Observable {
-  package let registry = ObserverRegistry()
+  @usableFromInline package let registry = ObserverRegistry()
 
   #if !canImport(Combine)
   /// Stands in for `ObservableObject.objectWillChange` where Combine does not exist, so that
@@ -96,6 +96,7 @@ open class ObservableClass: Observable {
   /// - Re-entrant: `code` may add or remove observers and start nested passes, which run to
   ///   completion at once. Observers added during the pass are not called by it; observers
   ///   removed before their turn are not called. Each observer is kept alive for its call.
+  @inlinable
   open func withObservers<TObservationProtocol>(_ code: (_ observer: TObservationProtocol) -> Void) {
     registry.visit(code)
   }

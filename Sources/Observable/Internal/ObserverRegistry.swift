@@ -13,10 +13,11 @@ import ObservableKit
 ///
 /// A value with reference semantics: copies share one storage. Handlers capture the storage,
 /// so the owner must call ``removeAll()`` from its deinit to break that cycle.
+@usableFromInline
 package struct ObserverRegistry: Sendable {
-  typealias Storage = ObserverStorage<ObserverVisit, ObserverRegistryState>
+  @usableFromInline typealias Storage = ObserverStorage<ObserverVisit, ObserverRegistryState>
 
-  let storage = Storage(state: ObserverRegistryState())
+  @usableFromInline let storage = Storage(state: ObserverRegistryState())
 
   init() {}
 
@@ -59,25 +60,41 @@ package struct ObserverRegistry: Sendable {
   // MARK: Passes
 
   /// Calls `body` with every live observer of type `T`, in registration order, now.
+  @inlinable
   func visit<T>(_ body: (T) -> Void) {
-    withoutActuallyEscaping(body) { body in
-      storage.deliverNow(ObserverVisit(kind: .plain) { object in
-        if let observer = object as? T { body(observer) }
-      })
+    var found: AnyObject? = nil
+    withUnsafeMutablePointer(to: &found) { found in
+      storage.forEachHandler { handler in
+        Self.call(handler, kind: .plain, found: found, body)
+      }
     }
   }
 
   /// Calls `body` with every live observer of type `T` registered for `key`, in the order
   /// they were registered for it, now.
+  @inlinable
   func visit<T>(key: AnyHashable, _ body: (T) -> Void) {
-    withoutActuallyEscaping(body) { body in
-      storage.deliverNow(
-        ObserverVisit(kind: .keyed) { object in
-          if let observer = object as? T { body(observer) }
-        },
-        selecting: { $0.registrations(for: key) }
-      )
+    var found: AnyObject? = nil
+    withUnsafeMutablePointer(to: &found) { found in
+      storage.forEachHandler(selecting: { $0.registrations(for: key) }) { handler in
+        Self.call(handler, kind: .keyed, found: found, body)
+      }
     }
+  }
+
+  /// Asks one registration for its observer and, if it answers with a `T`, calls `body`
+  /// with it. The observer stays alive, held by this frame, until `body` returns.
+  @inlinable
+  static func call<T>(
+    _ handler: Storage.Handler,
+    kind: ObserverVisit.Kind,
+    found: UnsafeMutablePointer<AnyObject?>,
+    _ body: (T) -> Void
+  ) {
+    handler(ObserverVisit(kind: kind, found: found))
+    guard let object = found.pointee else { return }
+    found.pointee = nil
+    if let observer = object as? T { body(observer) }
   }
 
   // MARK: Introspection
@@ -114,7 +131,7 @@ package struct ObserverRegistry: Sendable {
         prune(reference.identity, reference)
         return
       }
-      visit.body(observer)
+      visit.found.pointee = observer
     }
   }
 

@@ -7,6 +7,7 @@ import ObservableKit
 /// is first added by any method, and one registration per key it was added for. Everything
 /// here is pure bookkeeping that runs under the lock: it creates handlers but never calls
 /// one, and never loads a weak reference.
+@usableFromInline
 struct ObserverRegistryState {
   typealias Handler = ObserverStorage<ObserverVisit, ObserverRegistryState>.Handler
   /// Makes the handler of one registration of the observer behind a reference.
@@ -96,6 +97,7 @@ struct ObserverRegistryState {
   }
 
   /// The registrations for `key`, in registration order.
+  @usableFromInline
   func registrations(for key: AnyHashable) -> [UInt64] {
     buckets[key] ?? []
   }

@@ -1,17 +1,28 @@
 /// What one `withObservers` or `withKeyedObservers` pass hands to every registration it
-/// reaches: the user's closure, wrapped so that it takes any object and filters by type.
+/// reaches: which registrations should answer, and where to put the observer.
 ///
-/// The closure is the caller's non-escaping closure made escapable with
-/// `withoutActuallyEscaping`, so a visit must never outlive the pass that made it.
+/// A registration that answers stores its observer, loaded strongly, in `found`; the pass
+/// takes it from there, casts it to the protocol it visits and calls the user's closure.
+/// The cast and the call happen in the pass, which is inlined into the caller, so they are
+/// specialized for the caller's protocol and nothing is allocated per pass.
+@usableFromInline
 struct ObserverVisit {
   /// Which registrations act on the visit.
-  enum Kind {
+  @usableFromInline
+  enum Kind: Sendable {
     /// A `withObservers` pass: answered by each observer's one plain registration.
     case plain
     /// A `withKeyedObservers` pass: answered by the (key, observer) registrations it selects.
     case keyed
   }
 
-  let kind: Kind
-  let body: (AnyObject) -> Void
+  @usableFromInline let kind: Kind
+  /// The pass's slot, on its stack: valid only during the handler call it is passed to.
+  @usableFromInline let found: UnsafeMutablePointer<AnyObject?>
+
+  @inlinable
+  init(kind: Kind, found: UnsafeMutablePointer<AnyObject?>) {
+    self.kind = kind
+    self.found = found
+  }
 }

@@ -244,6 +244,7 @@ extension KeyedObservable where Self: ObservableClass {
   /// - Re-entrant like `withObservers(_:)`: `code` may change registrations
   ///   and start nested passes, which run to completion at once; observers registered during
   ///   the pass are not called by it, observers removed before their turn are not called.
+  @inlinable
   public func withKeyedObservers<TObservationProtocol>(
     key: TKey,
     _ code: (_ key: TKey, _ observer: TObservationProtocol) -> Void

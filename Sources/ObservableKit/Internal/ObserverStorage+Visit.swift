@@ -43,47 +43,36 @@ extension ObserverStorage {
     return removed
   }
 
-  /// Calls the handlers of the registrations that `select` picks, now, on this thread, in the
-  /// order `select` lists them; nested calls are not queued (like ``deliverNow(_:)``).
+  /// Hands the live handlers of the registrations that `select` picks to `body`, now, on
+  /// this thread; nested calls are not queued (like ``forEachHandler(_:)``).
   ///
-  /// `select` runs under the lock when the pass begins, so registrations made after that are
-  /// not reached. A registration that ends before its turn is not called: as in the full
-  /// pass, the epoch tells when the selection must be checked again. The cost is that of the
-  /// selection, not of a pass over every registration.
+  /// `select` runs under the lock and must list ids in ascending order, which is
+  /// registration order. It runs when the pass begins, so registrations made after that are
+  /// not reached, and again if a registration ends during the pass: as in the full pass,
+  /// the epoch tells when the selection must be checked again, and the pass resumes after
+  /// the last id it reached. The cost is that of the selection, with no allocation: the ids
+  /// and the entries are snapshots of the state's own buffers.
   @inlinable
-  package func deliverNow(_ value: Value, selecting select: (State) -> [UInt64]) {
-    var (selected, snapshotEpoch) = withLock { header in
-      (header.liveHandlers(of: select(header.state)), self.epoch)
+  package func forEachHandler(selecting select: (State) -> [UInt64], _ body: (Handler) -> Void) {
+    var (entries, selected, snapshotEpoch, boundary) = withLock { header in
+      (header.entries, select(header.state), self.epoch, header.nextID)
     }
-    var index = 0
-    while index < selected.count {
+    var next = 0
+    while next < selected.count {
+      let id = selected[next]
+      if id >= boundary { break }
       if epoch != snapshotEpoch {
-        let remaining = selected[index...].map(\.id)
-        (selected, snapshotEpoch) = withLock { header in
-          (header.liveHandlers(of: remaining), self.epoch)
+        (entries, selected, snapshotEpoch) = withLock { header in
+          (header.entries, select(header.state), self.epoch)
         }
-        index = 0
+        next = selected.lowerBound(of: id) { $0 }
         continue
       }
-      selected[index].handler(value)
-      index += 1
-    }
-  }
-}
-
-extension ObserverStorageHeader {
-  /// The live handlers of `ids`, in the order given; ended or unknown ids are left out.
-  @inlinable
-  func liveHandlers(
-    of ids: [UInt64]
-  ) -> ContiguousArray<(id: UInt64, handler: @Sendable (Value) -> Void)> {
-    var handlers: ContiguousArray<(id: UInt64, handler: @Sendable (Value) -> Void)> = []
-    handlers.reserveCapacity(ids.count)
-    for id in ids {
-      if let index = index(of: id), let handler = entries[index].handler {
-        handlers.append((id, handler))
+      let index = entries.lowerBound(of: id)
+      if index < entries.count, entries[index].id == id, let handler = entries[index].handler {
+        body(handler)
       }
+      next += 1
     }
-    return handlers
   }
 }

@@ -68,17 +68,26 @@ package struct ObserverStorageHeader<Value, State> {
   }
 }
 
-extension ContiguousArray {
-  /// The first index whose entry has an id not less than `id` (binary search).
+extension RandomAccessCollection where Index == Int {
+  /// The first index whose element's id is not less than `id`, in a collection sorted by
+  /// id (binary search).
   @inlinable
-  func lowerBound<V>(of id: UInt64) -> Int where Element == ObserverEntry<V> {
-    var low = 0
-    var high = count
+  func lowerBound(of id: UInt64, by elementID: (Element) -> UInt64) -> Int {
+    var low = startIndex
+    var high = endIndex
     while low < high {
-      let middle = (low + high) / 2
-      if self[middle].id < id { low = middle + 1 } else { high = middle }
+      let middle = low + (high - low) / 2
+      if elementID(self[middle]) < id { low = middle + 1 } else { high = middle }
     }
     return low
+  }
+}
+
+extension ContiguousArray {
+  /// The first index whose entry has an id not less than `id`.
+  @inlinable
+  func lowerBound<V>(of id: UInt64) -> Int where Element == ObserverEntry<V> {
+    lowerBound(of: id) { $0.id }
   }
 }
 
@@ -263,19 +272,12 @@ package struct ObserverStorage<Value, State>: Sendable {
     }
   }
 
-  /// Calls every handler with `value` now, on this thread, in registration order, even from
-  /// inside another pass of this storage: nested calls are not queued. For APIs whose
-  /// contract is a synchronous visit (the compatibility layer's `withObservers`).
+  /// Hands every live handler to `body` now, on this thread, in registration order, even
+  /// from inside another pass of this storage: nested calls are not queued. For APIs whose
+  /// contract is a synchronous visit (the compatibility layer's `withObservers`), which call
+  /// each handler with a value of their own making.
   @inlinable
-  package func deliverNow(_ value: Value) {
-    deliver(value)
-  }
-
-  /// One pass over a snapshot. Before each call it checks the epoch; if a subscription ended
-  /// since the snapshot, it takes a fresh snapshot and resumes after the last handler it
-  /// called, never reaching handlers registered after the pass began.
-  @inlinable
-  func deliver(_ value: Value) {
+  package func forEachHandler(_ body: (Handler) -> Void) {
     var (entries, snapshotEpoch, boundary) = withLock { header in
       (header.entries, self.epoch, header.nextID)
     }
@@ -292,8 +294,16 @@ package struct ObserverStorage<Value, State>: Sendable {
         index = entries.lowerBound(of: id)
         continue
       }
-      handler(value)
+      body(handler)
       index += 1
     }
+  }
+
+  /// One pass over a snapshot. Before each call it checks the epoch; if a subscription ended
+  /// since the snapshot, it takes a fresh snapshot and resumes after the last handler it
+  /// called, never reaching handlers registered after the pass began.
+  @inlinable
+  func deliver(_ value: Value) {
+    forEachHandler { $0(value) }
   }
 }
