@@ -61,9 +61,24 @@ struct CoreStressMatrixTests {
     let tokens = stable.map { property.observeChanges($0.handler) }
     let increments = Tally()
     let regressions = Tally()
+    // Observers that join mid-race, with a replay; their handlers check for overlapping calls.
+    let late = (0..<Self.threads).map { _ in ValueLog<Int>() }
+    let lateTokens = Guarded<[any Disposable]>([])
+    let inside = Tally()
+    let overlaps = Tally()
     race(threads: Self.threads, timeout: 600) { thread in
       var done = 0
       for index in 0..<Self.operations {
+        if index == Self.operations / 2 {
+          let log = late[thread]
+          let token = property.observe { value in
+            inside.increment()
+            if inside.value > 1 { overlaps.increment() }
+            log.record(value)
+            inside.increment(by: -1)
+          }
+          lateTokens.withLock { $0.append(token) }
+        }
         switch (index + thread) % 4 {
         case 0, 1:
           property.modify { $0 += 1 }
@@ -88,7 +103,14 @@ struct CoreStressMatrixTests {
       #expect(values.last == increments.value, "an observer did not end on the final value")
       #expect(zip(values, values.dropFirst()).allSatisfy { $0.0 < $0.1 }, "values went backwards or repeated")
     }
+    for log in late {
+      let values = log.values
+      #expect(values.last == increments.value, "an observer that joined mid-race did not end on the final value")
+      #expect(zip(values, values.dropFirst()).allSatisfy { $0.0 < $0.1 }, "a late observer's values went backwards or repeated")
+    }
+    #expect(overlaps.value == 0, "one thread at a time delivers")
     tokens.forEach { $0.dispose() }
+    lateTokens.value.forEach { $0.dispose() }
     #expect(!property.isObserved)
   }
 

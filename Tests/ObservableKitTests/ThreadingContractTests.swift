@@ -59,7 +59,7 @@ struct ThreadingContractTests {
     #expect(token.isDisposed)
   }
 
-  @Test("Contract: a newer value for a property handler busy on another thread is delivered by that thread; the setter does not wait")
+  @Test("Contract: a newer value for a property handler busy on another thread is delivered by that thread after the call; the setter does not wait")
   func propertyHandOff() {
     let property = Property(0)
     let entered = DispatchSemaphore(value: 0)
@@ -92,6 +92,85 @@ struct ThreadingContractTests {
     #expect(deliveredTwo.wait(timeout: .now() + 10) == .success)
     #expect(calls.values == ["0 on \(currentThreadID())", "1 on \(setterA.value)", "2 on \(setterA.value)"])
     token.dispose()
+  }
+
+  /// Starts a set of 1 on another thread whose first handler blocks until `release`
+  /// signals; returns once that handler is running, with the setter's thread id.
+  private func holdTurn(
+    of property: Property<Int>,
+    entered: DispatchSemaphore,
+    release: DispatchSemaphore
+  ) -> UInt {
+    let setter = Guarded<UInt>(0)
+    let thread = Thread {
+      setter.value = currentThreadID()
+      property.value = 1
+    }
+    thread.start()
+    entered.wait()
+    return setter.value
+  }
+
+  @Test("Contract: one thread at a time delivers a property; a set made meanwhile returns at once and the delivering thread delivers it to every handler")
+  func propertyOneDeliveringThread() {
+    let property = Property(0)
+    let entered = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    let finished = DispatchSemaphore(value: 0)
+    let first = property.observe { value in
+      if value == 1 {
+        entered.signal()
+        release.wait()
+      }
+    }
+    let second = ValueLog<String>()
+    let token = property.observe { value in
+      second.record("\(value) on \(currentThreadID())")
+      if value == 2 { finished.signal() }
+    }
+    let setter = holdTurn(of: property, entered: entered, release: release)
+    withWatchdog("a set while another thread delivers") {
+      property.value = 2
+    }
+    #expect(property.value == 2, "the set took effect at once")
+    #expect(second.values == ["0 on \(currentThreadID())"], "the set left its delivery to the delivering thread")
+    release.signal()
+    #expect(finished.wait(timeout: .now() + 10) == .success)
+    #expect(second.values == ["0 on \(currentThreadID())", "1 on \(setter)", "2 on \(setter)"])
+    first.dispose()
+    token.dispose()
+  }
+
+  @Test("Contract: observe while another thread delivers returns at once; that thread replays the current value to the new handler, and only to it")
+  func propertyReplayWhileAnotherThreadDelivers() {
+    let property = Property(0)
+    let entered = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    let replayed = DispatchSemaphore(value: 0)
+    let old = ValueLog<Int>()
+    let blocker = property.observe { value in
+      old.record(value)
+      if value == 1 {
+        entered.signal()
+        release.wait()
+      }
+    }
+    let setter = holdTurn(of: property, entered: entered, release: release)
+    let fresh = ValueLog<String>()
+    let token = Guarded<(any Disposable)?>(nil)
+    withWatchdog("observe while another thread delivers") {
+      token.value = property.observe { value in
+        fresh.record("\(value) on \(currentThreadID())")
+        replayed.signal()
+      }
+    }
+    #expect(fresh.values.isEmpty, "the replay waits for the delivering thread")
+    release.signal()
+    #expect(replayed.wait(timeout: .now() + 10) == .success)
+    #expect(fresh.values == ["1 on \(setter)"])
+    #expect(old.values == [0, 1], "the replay pass reached no handler that had seen the value")
+    blocker.dispose()
+    token.value?.dispose()
   }
 
   @Test("Contract: a property handler is never called concurrently with itself")

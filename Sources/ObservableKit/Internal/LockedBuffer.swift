@@ -1,7 +1,7 @@
 import ObservableKitShims
 
 /// A heap-allocated mutex that owns the state it guards, shaped like `Mutex`, plus an epoch
-/// counter that can be read without the mutex.
+/// counter that can be read without the mutex and a delivery turn (see `Property`).
 ///
 /// The lock sits in the tail of one buffer with the state, so it never moves and costs no
 /// second allocation. It is not recursive: never call user code inside `withLock`.
@@ -46,6 +46,25 @@ package struct Locked<State>: @unchecked Sendable {
   @inlinable
   func advanceEpochLocked() {
     buffer.withUnsafeMutablePointerToElements { okit_sync_advance_epoch($0) }
+  }
+
+  /// Takes the delivery turn if nobody holds it. Call without the lock.
+  @inlinable
+  func tryTakeTurn() -> Bool {
+    buffer.withUnsafeMutablePointerToElements { okit_sync_try_take_turn($0) }
+  }
+
+  /// Takes the delivery turn (true), or asks its holder to deliver again (false).
+  /// Call without the lock.
+  @inlinable
+  func takeTurnOrRequest() -> Bool {
+    buffer.withUnsafeMutablePointerToElements { okit_sync_take_turn_or_request($0) }
+  }
+
+  /// Lets go of the delivery turn (true), or keeps it to serve a request (false).
+  @inlinable
+  func releaseTurn() -> Bool {
+    buffer.withUnsafeMutablePointerToElements { okit_sync_release_turn($0) }
   }
 
   /// The epoch, loaded without the lock.

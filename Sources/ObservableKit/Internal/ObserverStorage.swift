@@ -47,7 +47,8 @@ package struct ObserverStorageHeader<Value, State> {
     let entry = entries[index]
     entries[index].handler = nil
     tombstones += 1
-    owners[id] = nil
+    // Skips hashing `id` for the usual registration, which has no owner.
+    if !owners.isEmpty { owners[id] = nil }
     return entry
   }
 
@@ -70,14 +71,36 @@ package struct ObserverStorageHeader<Value, State> {
 
 extension RandomAccessCollection where Index == Int {
   /// The first index whose element's id is not less than `id`, in a collection sorted by
-  /// id (binary search).
+  /// unique ids.
+  ///
+  /// Ids are handed out in sequence and removed at random, so they are spread evenly over
+  /// their range: a probe where `id` would sit if they were (interpolation) usually lands on
+  /// it or next to it, which keeps removal O(1) and touches one or two cache lines however
+  /// many registrations there are. Interpolation and bisection alternate, so the worst case,
+  /// uneven ids, stays O(log n).
   @inlinable
   func lowerBound(of id: UInt64, by elementID: (Element) -> UInt64) -> Int {
     var low = startIndex
     var high = endIndex
+    var interpolate = true
     while low < high {
-      let middle = low + (high - low) / 2
-      if elementID(self[middle]) < id { low = middle + 1 } else { high = middle }
+      let lowID = elementID(self[low])
+      if lowID >= id { return low }
+      let highID = elementID(self[high - 1])
+      if highID < id { return high }
+      if highID == id { return high - 1 }
+      // Now lowID < id < highID, so the last index is past low and the division is safe.
+      let middle: Int
+      if interpolate {
+        let fraction = Double(id - lowID) / Double(highID - lowID)
+        middle = low + Int(fraction * Double(high - 1 - low))
+      } else {
+        middle = low + (high - low) / 2
+      }
+      interpolate.toggle()
+      let middleID = elementID(self[middle])
+      if middleID == id { return middle }
+      if middleID < id { low = middle + 1 } else { high = middle }
     }
     return low
   }
@@ -97,7 +120,7 @@ extension ContiguousArray {
 /// - Handlers are kept in registration order; removal is O(log n) and leaves a tombstone.
 /// - No user code runs under the lock. Whatever leaves the guarded state (a removed handler,
 ///   an old value) is returned from the locked region and released by the caller.
-/// - The epoch advances on every removal (and on every property set), so a pass in progress
+/// - The epoch advances on every removal, so a pass in progress
 ///   can tell with one atomic load whether its snapshot may hold a handler that has ended.
 ///
 /// It is a value with reference semantics: copies share one buffer.
@@ -127,6 +150,33 @@ package struct ObserverStorage<Value, State>: Sendable {
 
   @inlinable
   var epoch: UInt64 { locked.epoch }
+
+  /// Takes the delivery turn if nobody holds it, the usual case: one atomic operation.
+  @inlinable
+  package func tryTakeTurn() -> Bool {
+    locked.tryTakeTurn()
+  }
+
+  /// Takes the delivery turn (true), or asks the thread that holds it to deliver again
+  /// before it lets go (false). Owners that deliver on one thread at a time use it.
+  @inlinable
+  package func takeTurnOrRequest() -> Bool {
+    locked.takeTurnOrRequest()
+  }
+
+  /// Lets go of the delivery turn (true), or keeps it because another thread asked for a
+  /// new pass (false).
+  @inlinable
+  package func releaseTurn() -> Bool {
+    locked.releaseTurn()
+  }
+
+  /// Whether this thread is inside a pass of this storage (it holds the turn, if the owner
+  /// uses one): the queue for notifications made from inside it.
+  @inlinable
+  package var currentPassQueue: UnsafeMutablePointer<ContiguousArray<Value>?>? {
+    DeliveryFrame.queue(of: identity, as: Value.self)
+  }
 
   /// The identity shared by every copy of this storage.
   @inlinable
@@ -238,7 +288,7 @@ package struct ObserverStorage<Value, State>: Sendable {
   /// delivered after the current pass; see ``withDeliveryFrame(_:)``.
   @inlinable
   package func notify(_ value: Value) {
-    if let queue = DeliveryFrame.queue(of: identity, as: Value.self) {
+    if let queue = currentPassQueue {
       if queue.pointee == nil { queue.pointee = [value] } else { queue.pointee!.append(value) }
       return
     }
@@ -249,7 +299,7 @@ package struct ObserverStorage<Value, State>: Sendable {
   /// on this thread while `body` runs are queued and delivered, in order, when it returns.
   @inlinable
   package func withDeliveryFrame(_ body: () -> Void) {
-    if DeliveryFrame.queue(of: identity, as: Value.self) != nil {
+    if currentPassQueue != nil {
       body()
     } else {
       withNewDeliveryFrame(body)
@@ -257,7 +307,7 @@ package struct ObserverStorage<Value, State>: Sendable {
   }
 
   @inlinable
-  func withNewDeliveryFrame(_ body: () -> Void) {
+  package func withNewDeliveryFrame(_ body: () -> Void) {
     var queue: ContiguousArray<Value>? = nil
     withUnsafeMutablePointer(to: &queue) { queue in
       DeliveryFrame.push(owner: identity, queue: queue) {
@@ -272,15 +322,46 @@ package struct ObserverStorage<Value, State>: Sendable {
     }
   }
 
+  /// What a pass starts from: the entries, the epoch they belong to, and the first id the
+  /// pass must not reach (registrations made after the pass began).
+  @usableFromInline
+  package struct Snapshot {
+    @usableFromInline let entries: ContiguousArray<ObserverEntry<Value>>
+    @usableFromInline let epoch: UInt64
+    @usableFromInline let boundary: UInt64
+
+    @inlinable
+    init(entries: ContiguousArray<ObserverEntry<Value>>, epoch: UInt64, boundary: UInt64) {
+      self.entries = entries
+      self.epoch = epoch
+      self.boundary = boundary
+    }
+  }
+
+  /// The snapshot a pass beginning now starts from. Call with the lock held, so that an
+  /// owner can take it in the same critical section as its own change.
+  @inlinable
+  package func snapshotLocked(_ header: ObserverStorageHeader<Value, State>) -> Snapshot {
+    Snapshot(entries: header.entries, epoch: epoch, boundary: header.nextID)
+  }
+
   /// Hands every live handler to `body` now, on this thread, in registration order, even
   /// from inside another pass of this storage: nested calls are not queued. For APIs whose
   /// contract is a synchronous visit (the compatibility layer's `withObservers`), which call
   /// each handler with a value of their own making.
   @inlinable
   package func forEachHandler(_ body: (Handler) -> Void) {
-    var (entries, snapshotEpoch, boundary) = withLock { header in
-      (header.entries, self.epoch, header.nextID)
-    }
+    forEachHandler(in: withLock { snapshotLocked($0) }, body)
+  }
+
+  /// Hands the live handlers of `snapshot` to `body`, in registration order.
+  ///
+  /// Before each call it checks the epoch; if a subscription ended since the snapshot, it
+  /// takes a fresh one and resumes after the last handler it reached, never reaching
+  /// handlers registered after the pass began.
+  @inlinable
+  package func forEachHandler(in snapshot: Snapshot, _ body: (Handler) -> Void) {
+    var (entries, snapshotEpoch, boundary) = (snapshot.entries, snapshot.epoch, snapshot.boundary)
     var index = 0
     while index < entries.count {
       let id = entries[index].id
@@ -299,9 +380,7 @@ package struct ObserverStorage<Value, State>: Sendable {
     }
   }
 
-  /// One pass over a snapshot. Before each call it checks the epoch; if a subscription ended
-  /// since the snapshot, it takes a fresh snapshot and resumes after the last handler it
-  /// called, never reaching handlers registered after the pass began.
+  /// One pass with `value` over a snapshot taken now.
   @inlinable
   func deliver(_ value: Value) {
     forEachHandler { $0(value) }

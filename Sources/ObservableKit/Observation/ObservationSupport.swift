@@ -10,7 +10,7 @@ import Observation
 /// kept as an `AnyObject` and used only behind an availability check.
 @usableFromInline
 struct ObservationSupport<T>: Sendable {
-  private let registrar: (any AnyObject & Sendable)?
+  @usableFromInline let registrar: (any AnyObject & Sendable)?
 
   init(enabled: Bool) {
     #if canImport(Observation)
@@ -23,8 +23,14 @@ struct ObservationSupport<T>: Sendable {
   }
 
   /// Reports a read of `property.value` to an enclosing observation tracking.
-  @usableFromInline
+  /// Reports a read of `property`; a property created without tracking skips it inline.
+  @inlinable
   func access(_ property: Property<T>) {
+    if registrar != nil { reportAccess(property) }
+  }
+
+  @usableFromInline
+  func reportAccess(_ property: Property<T>) {
     #if canImport(Observation)
     if #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *), let registrar {
       let registrar = unsafeDowncast(registrar, to: Registrar<T>.self)
@@ -34,8 +40,15 @@ struct ObservationSupport<T>: Sendable {
   }
 
   /// Wraps a set of `property.value`. Call with no lock held: `willSet` runs `onChange`.
-  @usableFromInline
+  /// Runs `mutation` as a change of `property`; a property created without tracking runs it
+  /// inline.
+  @inlinable
   func withMutation<R>(of property: Property<T>, _ mutation: () -> R) -> R {
+    registrar == nil ? mutation() : reportMutation(of: property, mutation)
+  }
+
+  @usableFromInline
+  func reportMutation<R>(of property: Property<T>, _ mutation: () -> R) -> R {
     #if canImport(Observation)
     if #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *), let registrar {
       let registrar = unsafeDowncast(registrar, to: Registrar<T>.self)

@@ -16,16 +16,14 @@ extension Property {
       let (current, version) = storage.withLock { header in (header.state.value, header.state.version) }
       var copy = current
       let result = try DeliveryFrame.whileModifying(storage.identity) { try body(&copy) }
-      let update = observation.withMutation(of: self) {
-        storage.withLock { header -> PropertyUpdate<T>? in
+      let published = observation.withMutation(of: self) {
+        storage.withLock { header -> (PropertyUpdate<T>, Storage.Snapshot)? in
           guard header.state.version == version else { return nil }
-          let update = header.state.replace(with: copy)
-          storage.advanceEpochLocked()
-          return update
+          return (header.state.replace(with: copy), storage.snapshotLocked(header))
         }
       }
-      if let update {
-        withExtendedLifetime(self) { storage.notify(update) }
+      if let (update, snapshot) = published {
+        withExtendedLifetime(self) { publish(update, from: snapshot) }
         return result
       }
     }

@@ -14,8 +14,8 @@ extension Property {
     _ observer: AnyObject,
     block: @escaping @Sendable (_ newValue: T, _ oldValue: T) -> Void
   ) -> any Disposable {
-    register(owner: observer, replay: false, payload: { ($0.value, $0.oldValue) }) { _, change in
-      block(change.0, change.1)
+    register(owner: observer, replay: false) { _, update in
+      block(update.value, update.oldValue)
     }
   }
 

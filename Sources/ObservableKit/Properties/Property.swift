@@ -12,12 +12,12 @@
 /// - Every set notifies, even with an equal value. Handlers run synchronously on the
 ///   setting thread, in registration order, with no lock of the library held.
 /// - The new value is visible through ``value`` before any handler runs.
-/// - A handler is never called concurrently with itself. Sets from several threads at
-///   once: a handler's calls follow the order of the sets; a value that is superseded
-///   before its turn comes is skipped, so an observer never sees an older value after a
-///   newer one and always ends on the final value. If a handler is still running on
-///   another thread when a newer value arrives, that thread delivers the newer value as
-///   soon as the call returns; the setter does not wait.
+/// - One thread at a time delivers a property's values, so a handler is never called
+///   concurrently with itself. A set made while another thread is delivering updates the
+///   value and returns at once; that thread delivers the newest value as soon as its pass
+///   ends. Handlers' calls follow the order of the sets; a value that is superseded before
+///   its turn comes is skipped, so an observer never sees an older value after a newer one
+///   and always ends on the final value.
 ///
 /// ## Re-entrancy
 /// - ``observe(_:)`` calls the handler with the current value before it returns (the
@@ -61,15 +61,13 @@ public final class Property<T>: PropertySource {
         !DeliveryFrame.isModifying(storage.identity),
         "Property.modify: the closure must change its inout argument, not set the property itself"
       )
-      let update = observation.withMutation(of: self) {
+      let (update, snapshot) = observation.withMutation(of: self) {
         storage.withLock { header in
           // The old value leaves the lock inside the update, so its deinit runs outside.
-          let update = header.state.replace(with: newValue)
-          storage.advanceEpochLocked()
-          return update
+          (header.state.replace(with: newValue), storage.snapshotLocked(header))
         }
       }
-      withExtendedLifetime(self) { storage.notify(update) }
+      withExtendedLifetime(self) { publish(update, from: snapshot) }
     }
   }
 
@@ -80,7 +78,7 @@ public final class Property<T>: PropertySource {
   /// - Returns: A disposable that ends this registration. Dropping it does not end it.
   @inlinable
   public func observe(_ handler: @escaping @Sendable (T) -> Void) -> any Disposable {
-    register(replay: true, payload: { $0.value }) { _, value in handler(value) }
+    register(replay: true) { _, update in handler(update.value) }
   }
 
   /// Calls `handler` with every value set from now on, without the current value.
@@ -89,7 +87,7 @@ public final class Property<T>: PropertySource {
   /// this method was called is never delivered, even if a set races with the call.
   @inlinable
   public func observeChanges(_ handler: @escaping @Sendable (T) -> Void) -> any Disposable {
-    register(replay: false, payload: { $0.value }) { _, value in handler(value) }
+    register(replay: false) { _, update in handler(update.value) }
   }
 
   /// Calls `handler` with the owner and the current value at once, then with every later
@@ -104,9 +102,9 @@ public final class Property<T>: PropertySource {
     with owner: Owner,
     _ handler: @escaping @Sendable (Owner, T) -> Void
   ) -> any Disposable {
-    register(owner: owner, replay: true, payload: { $0.value }) { owner, value in
+    register(owner: owner, replay: true) { owner, update in
       // register() passes the owner it checked alive for this call.
-      handler(unsafeDowncast(owner!, to: Owner.self), value)
+      handler(unsafeDowncast(owner!, to: Owner.self), update.value)
     }
   }
 
@@ -116,36 +114,40 @@ public final class Property<T>: PropertySource {
   ///   - owner: If given, held weakly: the registration is counted and delivered to only
   ///     while it is alive, and `handler` receives it strongly.
   ///   - replay: Whether to deliver the current value before returning.
-  ///   - payload: What the handler receives of each set.
+  ///   - handler: Receives the owner (nil without one) and each set, already filtered: it
+  ///     runs holding the delivery turn, only with versions newer than it has seen.
   @inlinable
-  func register<Payload>(
+  func register(
     owner: AnyObject? = nil,
     replay: Bool,
-    payload: @escaping @Sendable (PropertyUpdate<T>) -> Payload,
-    handler: @escaping @Sendable (AnyObject?, Payload) -> Void
+    handler: @escaping @Sendable (AnyObject?, PropertyUpdate<T>) -> Void
   ) -> any Disposable {
-    let mailbox = SubscriberMailbox<Payload>()
+    let progress = SubscriberProgress()
     let ownerReference = owner.map(WeakReference.init)
-    // Calls the handler unless the owner has gone; then it ends the registration instead.
-    let deliver: @Sendable (PropertyUpdate<T>, UInt64) -> Void = { [storage] update, id in
-      let owner = ownerReference?.object
-      if ownerReference != nil && owner == nil {
-        storage.remove(id)
-        return
-      }
-      mailbox.deliver(payload(update), version: update.version) { handler(owner, $0) }
-    }
+    var registration: Storage.Handler?
     let (id, current) = storage.add(
-      { id in { update in deliver(update, id) } },
+      { id in
+        // Calls the handler unless the owner has gone; then it ends the registration.
+        let made: Storage.Handler = { [storage] update in
+          let owner = ownerReference?.object
+          if ownerReference != nil && owner == nil {
+            storage.remove(id)
+            return
+          }
+          if progress.advance(to: update.version) { handler(owner, update) }
+        }
+        registration = made
+        return made
+      },
       owner: ownerReference,
       reading: { state, _ -> PropertyUpdate<T>? in
         if replay { return state.current }
-        mailbox.ignore(through: state.version)
+        progress.lastVersion = state.version
         return nil
       }
     )
-    if let current {
-      storage.withDeliveryFrame { deliver(current, id) }
+    if let current, let registration {
+      self.replay(current, with: registration)
     }
     let token = Subscription(storage: storage, id: id)
     if let owner { OwnerLifetime.bind(token, to: owner) }

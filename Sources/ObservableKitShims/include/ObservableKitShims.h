@@ -22,10 +22,16 @@ typedef pthread_mutex_t okit_mutex_t;
 typedef struct {
   okit_mutex_t mutex;
   uint64_t epoch;
+  /// The delivery turn of a property: OKIT_TURN_HELD while one thread delivers its values,
+  /// plus OKIT_TURN_REQUESTED once another thread has asked it to deliver again.
+  uint64_t turn;
 } okit_sync_t;
+
+enum { OKIT_TURN_HELD = 1, OKIT_TURN_REQUESTED = 2 };
 
 static inline void okit_sync_init(okit_sync_t *sync) {
   sync->epoch = 0;
+  sync->turn = 0;
 #if defined(__APPLE__)
   sync->mutex = OS_UNFAIR_LOCK_INIT;
 #elif defined(_WIN32)
@@ -74,6 +80,37 @@ static inline void okit_sync_advance_epoch(okit_sync_t *sync) {
 }
 
 /// Raises `*word` to `value` if it is lower. Returns true if this call raised it.
+/// Takes the turn and returns true if nobody holds it; otherwise changes nothing.
+static inline bool okit_sync_try_take_turn(okit_sync_t *sync) {
+  uint64_t expected = 0;
+  return __atomic_compare_exchange_n(&sync->turn, &expected, (uint64_t)OKIT_TURN_HELD, false, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
+}
+
+/// Takes the turn and returns true if nobody holds it; otherwise asks the holder to deliver
+/// again before it lets go, and returns false. Every path is a read-modify-write, so a
+/// request synchronizes with the holder that takes it: what the requester wrote before
+/// asking (under the storage lock) is visible to the holder's next pass.
+static inline bool okit_sync_take_turn_or_request(okit_sync_t *sync) {
+  uint64_t seen = __atomic_load_n(&sync->turn, __ATOMIC_RELAXED);
+  for (;;) {
+    uint64_t wanted = seen == 0 ? OKIT_TURN_HELD : (OKIT_TURN_HELD | OKIT_TURN_REQUESTED);
+    if (__atomic_compare_exchange_n(&sync->turn, &seen, wanted, true, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
+      return seen == 0;
+    }
+  }
+}
+
+/// Lets go of the turn and returns true, unless a request came in: then it takes the
+/// request, keeps the turn, and returns false; the caller delivers again.
+static inline bool okit_sync_release_turn(okit_sync_t *sync) {
+  uint64_t seen = OKIT_TURN_HELD;
+  if (__atomic_compare_exchange_n(&sync->turn, &seen, 0, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+    return true;
+  }
+  __atomic_exchange_n(&sync->turn, (uint64_t)OKIT_TURN_HELD, __ATOMIC_ACQ_REL);
+  return false;
+}
+
 static inline bool okit_atomic_raise(uint64_t *word, uint64_t value) {
   uint64_t seen = __atomic_load_n(word, __ATOMIC_ACQUIRE);
   while (seen < value) {

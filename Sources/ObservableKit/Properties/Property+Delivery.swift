@@ -1,0 +1,77 @@
+/// How a property delivers: one thread at a time.
+///
+/// The thread that sets a property takes the storage's delivery turn and delivers. If
+/// another thread holds the turn, the setter leaves a request and returns; the holder
+/// makes one more pass with the value that is current when its pass ends. Each subscriber
+/// skips versions it is not newer than, so calls never overlap, never go back in time,
+/// and end on the final value. A set from inside a pass on the holding thread is queued
+/// behind that pass instead (the thread already holds the turn).
+extension Property {
+  @usableFromInline typealias Storage = ObserverStorage<PropertyUpdate<T>, PropertyState<T>>
+
+  /// Delivers `update`, a set whose `snapshot` was taken in the same critical section.
+  @inlinable
+  func publish(_ update: PropertyUpdate<T>, from snapshot: Storage.Snapshot) {
+    switch takeTurn() {
+    case .taken:
+      withTurn { storage.forEachHandler(in: snapshot) { $0(update) } }
+    case .heldByThisThread(let queue):
+      // Deliver after the pass in progress on this thread, in order.
+      if queue.pointee == nil { queue.pointee = [update] } else { queue.pointee!.append(update) }
+    case .requested:
+      break
+    }
+  }
+
+  @usableFromInline
+  enum Turn {
+    /// This call took the turn; it must deliver, then let go with `withTurn`.
+    case taken
+    /// A pass of this property is in progress on this thread, with this queue.
+    case heldByThisThread(UnsafeMutablePointer<ContiguousArray<PropertyUpdate<T>>?>)
+    /// Another thread holds the turn and will make one more pass with the current value.
+    case requested
+  }
+
+  /// Takes the delivery turn, or finds that this thread holds it, or asks its holder for
+  /// one more pass. Only the holder pushes delivery frames for a property, so a frame of
+  /// this storage on this thread means the turn is this thread's; it is looked up only
+  /// when the turn is taken, which keeps the thread-local walk off the uncontended path.
+  @inlinable
+  func takeTurn() -> Turn {
+    if storage.tryTakeTurn() { return .taken }
+    if let queue = storage.currentPassQueue { return .heldByThisThread(queue) }
+    return storage.takeTurnOrRequest() ? .taken : .requested
+  }
+
+  /// Runs `pass` holding the turn, then the passes queued from inside it, then one pass
+  /// with the current value per request from another thread, and lets go of the turn.
+  @inlinable
+  func withTurn(_ pass: () -> Void) {
+    storage.withNewDeliveryFrame(pass)
+    while !storage.releaseTurn() {
+      let (current, snapshot) = storage.withLock { header in
+        (header.state.current, storage.snapshotLocked(header))
+      }
+      storage.withNewDeliveryFrame {
+        storage.forEachHandler(in: snapshot) { $0(current) }
+      }
+    }
+  }
+
+  /// Replays `current` to the one registration `deliver` serves, holding the turn.
+  @inlinable
+  func replay(_ current: PropertyUpdate<T>, with deliver: (PropertyUpdate<T>) -> Void) {
+    switch takeTurn() {
+    case .taken:
+      withTurn { deliver(current) }
+    case .heldByThisThread:
+      // Replay at once, inside the pass in progress on this thread.
+      deliver(current)
+    case .requested:
+      // The holder delivers the current value once more; only this new registration has
+      // not seen it.
+      break
+    }
+  }
+}
