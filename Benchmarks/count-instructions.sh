@@ -37,6 +37,7 @@ rows=(
   "S4 teardown 100k random order|teardown|100000|1|ObservableKit OpenCombine"
   "S5 DisposeBag fill+dispose|bag|20000|1|ObservableKit Baseline OpenCombine"
   "S6 withObservers 10 obs|compat-10|10000|10|ObservableKit Baseline"
+  "S6 keyed notify 1000 keys|keyed-1000|20|1000|ObservableKit Baseline"
 )
 
 results="$work/results.tsv"
@@ -45,7 +46,7 @@ for row in "${rows[@]}"; do
   [[ -z ${ONLY:-} || $label =~ $ONLY ]] || continue
   for contender in $contenders; do
     # The handlers must have run: a scenario that delivers must leave a non-zero total.
-    if [[ $scenario =~ ^(notify|set|churnA|compat) ]] &&
+    if [[ $scenario =~ ^(notify|set|churnA|compat|keyed) ]] &&
       [[ $("$work/bin" "$scenario" "$contender" 100 --print) == 0 ]]; then
       echo "error: $label / $contender delivered nothing" >&2
       exit 1

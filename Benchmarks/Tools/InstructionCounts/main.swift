@@ -120,6 +120,12 @@ final class CompatSubject: ObservableClass {
   }
 }
 
+final class CompatKeyedSubject: KeyedObservableClass<Int> {
+  func emit(key: Int) {
+    withKeyedObservers(key: key) { (key: Int, observer: IntObserver) in observer.onValue(key) }
+  }
+}
+
 struct WeakBox {
   weak var object: AnyObject?
 }
@@ -130,6 +136,17 @@ final class HandWrittenSubject {
   func emit(_ value: Int) {
     for box in boxes {
       if let observer = box.object as? IntObserver { observer.onValue(value) }
+    }
+  }
+}
+
+final class HandWrittenKeyedSubject {
+  var boxes: [Int: ContiguousArray<WeakBox>] = [:]
+  func add(key: Int, _ observer: AnyObject) { boxes[key, default: []].append(WeakBox(object: observer)) }
+  func emit(key: Int) {
+    guard let list = boxes[key] else { return }
+    for box in list {
+      if let observer = box.object as? IntObserver { observer.onValue(key) }
     }
   }
 }
@@ -236,6 +253,16 @@ func shuffledIndices(_ count: Int) -> [Int] {
 @inline(never) func measured_compat(_ subject: HandWrittenSubject, _ reps: Int) {
   for value in 0..<reps { subject.emit(value) }
 }
+@inline(never) func measured_keyed(_ subject: CompatKeyedSubject, _ keys: Int, _ reps: Int) {
+  for _ in 0..<reps {
+    for key in 0..<keys { subject.emit(key: key) }
+  }
+}
+@inline(never) func measured_keyed(_ subject: HandWrittenKeyedSubject, _ keys: Int, _ reps: Int) {
+  for _ in 0..<reps {
+    for key in 0..<keys { subject.emit(key: key) }
+  }
+}
 
 // MARK: - Main
 
@@ -323,6 +350,16 @@ case ("compat-10", "Baseline"):
   let counters = (0..<10).map { _ in Counter(sink) }
   for counter in counters { subject.add(counter) }
   withExtendedLifetime(counters) { measured_compat(subject, reps) }
+case ("keyed-1000", "ObservableKit"):
+  let subject = CompatKeyedSubject()
+  let counters = (0..<1_000).map { _ in Counter(sink) }
+  for (key, counter) in counters.enumerated() { subject.addKeyedObserver(key: key, counter) }
+  withExtendedLifetime(counters) { measured_keyed(subject, 1_000, reps) }
+case ("keyed-1000", "Baseline"):
+  let subject = HandWrittenKeyedSubject()
+  let counters = (0..<1_000).map { _ in Counter(sink) }
+  for (key, counter) in counters.enumerated() { subject.add(key: key, counter) }
+  withExtendedLifetime(counters) { measured_keyed(subject, 1_000, reps) }
 default:
   print("unknown scenario/contender: \(scenario) \(contender)")
   exit(2)

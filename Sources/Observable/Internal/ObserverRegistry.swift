@@ -23,8 +23,13 @@ package struct ObserverRegistry: Sendable {
 
   // MARK: Registration
 
+  /// Registers `observer` plainly; does nothing if it already is.
+  func add(_ observer: AnyObject) {
+    add(observer, key: Never?.none)
+  }
+
   /// Registers `observer` plainly (`key == nil`) or for `key`; does nothing if it already is.
-  func add(_ observer: AnyObject, key: AnyHashable? = nil) {
+  func add<Key: Hashable>(_ observer: AnyObject, key: Key?) {
     let fresh = WeakReference(observer)
     let identity = fresh.identity
     while true {
@@ -73,7 +78,7 @@ package struct ObserverRegistry: Sendable {
   /// Calls `body` with every live observer of type `T` registered for `key`, in the order
   /// they were registered for it, now.
   @inlinable
-  func visit<T>(key: AnyHashable, _ body: (T) -> Void) {
+  func visit<Key: Hashable, T>(key: Key, _ body: (T) -> Void) {
     var found: AnyObject? = nil
     withUnsafeMutablePointer(to: &found) { found in
       storage.forEachHandler(selecting: { $0.registrations(for: key) }) { handler in
@@ -116,7 +121,7 @@ package struct ObserverRegistry: Sendable {
   }
 
   package var census: Census {
-    let (observers, keys) = storage.withLock { ($0.state.members.count, $0.state.buckets.count) }
+    let (observers, keys) = storage.withLock { ($0.state.members.count, $0.state.keyCount) }
     return Census(observers: observers, keys: keys, registrations: storage.count)
   }
 

@@ -28,16 +28,19 @@ struct ObserverRegistryState {
   }
 
   private(set) var members: [ObjectIdentifier: Member] = [:]
-  /// For each key, its registrations in registration order. Never holds an empty array.
-  private(set) var buckets: [AnyHashable: [UInt64]] = [:]
+  /// For each key, its registrations in registration order: one table per key type.
+  @usableFromInline private(set) var keyTables: [any KeyTable] = []
+
+  /// Keys with at least one registration.
+  var keyCount: Int { keyTables.reduce(0) { $0 + $1.keyCount } }
 
   /// Registers `identity` plainly (`key == nil`) or for `key`, unless it already is.
   ///
   /// Returns the handlers to add (ids `firstID`, `firstID + 1`, … in order) and the reference
   /// of the member, which is `fresh` unless the identity was registered already.
-  mutating func register(
+  mutating func register<Key: Hashable>(
     _ identity: ObjectIdentifier,
-    key: AnyHashable?,
+    key: Key?,
     fresh: WeakReference,
     firstID: UInt64,
     makeHandler: HandlerFactory
@@ -53,9 +56,10 @@ struct ObserverRegistryState {
       nextID += 1
     }
     if let key {
-      if member.keys[key] == nil {
-        member.keys[key] = nextID
-        buckets[key, default: []].append(nextID)
+      let boxed = AnyHashable(key)
+      if member.keys[boxed] == nil {
+        member.keys[boxed] = nextID
+        table(for: Key.self).append(nextID, forKey: key)
         handlers.append(makeHandler(member.reference, .keyed))
       }
     } else {
@@ -97,13 +101,24 @@ struct ObserverRegistryState {
   }
 
   /// The registrations for `key`, in registration order.
-  @usableFromInline
-  func registrations(for key: AnyHashable) -> [UInt64] {
-    buckets[key] ?? []
+  @inlinable
+  func registrations<Key: Hashable>(for key: Key) -> [UInt64] {
+    for table in keyTables {
+      if let table = table as? TypedKeyTable<Key> { return table.registrations[key] ?? [] }
+    }
+    return []
   }
 
-  private mutating func forget(_ id: UInt64, in key: AnyHashable) {
-    buckets[key]?.removeAll { $0 == id }
-    if buckets[key]?.isEmpty == true { buckets[key] = nil }
+  private mutating func table<Key: Hashable>(for _: Key.Type) -> TypedKeyTable<Key> {
+    for table in keyTables {
+      if let table = table as? TypedKeyTable<Key> { return table }
+    }
+    let table = TypedKeyTable<Key>()
+    keyTables.append(table)
+    return table
+  }
+
+  private func forget(_ id: UInt64, in key: AnyHashable) {
+    for table in keyTables { table.forget(id, forKey: key) }
   }
 }

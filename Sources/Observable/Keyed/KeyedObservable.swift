@@ -223,7 +223,7 @@ extension KeyedObservable where Self: ObservableClass {
   /// reaches it), keeping its place if it already was. Safe from any thread and from inside a
   /// callback; first called by the next keyed pass for `key`.
   public func addKeyedObserver<TObservationProtocol: AnyObject>(key: TKey, _ observer: TObservationProtocol) {
-    registry.add(observer, key: AnyHashable(key))
+    registry.add(observer, key: key)
   }
 
   /// Ends `observer`'s registration for `key`; does nothing if it has none.
@@ -249,6 +249,6 @@ extension KeyedObservable where Self: ObservableClass {
     key: TKey,
     _ code: (_ key: TKey, _ observer: TObservationProtocol) -> Void
   ) {
-    registry.visit(key: AnyHashable(key)) { (observer: TObservationProtocol) in code(key, observer) }
+    registry.visit(key: key) { (observer: TObservationProtocol) in code(key, observer) }
   }
 }
