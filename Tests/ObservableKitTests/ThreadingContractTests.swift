@@ -61,115 +61,65 @@ struct ThreadingContractTests {
 
   @Test("Contract: a newer value for a property handler busy on another thread is delivered by that thread after the call; the setter does not wait")
   func propertyHandOff() {
-    let property = Property(0)
-    let entered = DispatchSemaphore(value: 0)
-    let release = DispatchSemaphore(value: 0)
     let calls = ValueLog<String>()
     let deliveredTwo = DispatchSemaphore(value: 0)
-    let token = property.observe { value in
+    let blocked = BlockedDelivery { value in
       calls.record("\(value) on \(currentThreadID())")
       if value == 2 { deliveredTwo.signal() }
-      if value == 1 {
-        entered.signal()
-        release.wait()
-      }
     }
-    let setterA = Guarded<UInt>(0)
-    let threadA = Thread {
-      setterA.value = currentThreadID()
-      property.value = 1
-    }
-    threadA.start()
-    entered.wait()
+    let setterA = blocked.start()
     let setterReturned = Guarded(false)
     withWatchdog("a set while the handler is busy on another thread") {
-      property.value = 2
+      blocked.property.value = 2
       setterReturned.value = true
     }
     #expect(setterReturned.value, "the setter did not wait for the busy handler")
     #expect(calls.values.count == 2, "2 was not delivered yet: it waits for the busy call")
-    release.signal()
+    blocked.release()
     #expect(deliveredTwo.wait(timeout: .now() + 10) == .success)
-    #expect(calls.values == ["0 on \(currentThreadID())", "1 on \(setterA.value)", "2 on \(setterA.value)"])
-    token.dispose()
-  }
-
-  /// Starts a set of 1 on another thread whose first handler blocks until `release`
-  /// signals; returns once that handler is running, with the setter's thread id.
-  private func holdTurn(
-    of property: Property<Int>,
-    entered: DispatchSemaphore,
-    release: DispatchSemaphore
-  ) -> UInt {
-    let setter = Guarded<UInt>(0)
-    let thread = Thread {
-      setter.value = currentThreadID()
-      property.value = 1
-    }
-    thread.start()
-    entered.wait()
-    return setter.value
+    #expect(calls.values == ["0 on \(currentThreadID())", "1 on \(setterA)", "2 on \(setterA)"])
   }
 
   @Test("Contract: one thread at a time delivers a property; a set made meanwhile returns at once and the delivering thread delivers it to every handler")
   func propertyOneDeliveringThread() {
-    let property = Property(0)
-    let entered = DispatchSemaphore(value: 0)
-    let release = DispatchSemaphore(value: 0)
+    let blocked = BlockedDelivery()
     let finished = DispatchSemaphore(value: 0)
-    let first = property.observe { value in
-      if value == 1 {
-        entered.signal()
-        release.wait()
-      }
-    }
     let second = ValueLog<String>()
-    let token = property.observe { value in
+    let token = blocked.property.observe { value in
       second.record("\(value) on \(currentThreadID())")
       if value == 2 { finished.signal() }
     }
-    let setter = holdTurn(of: property, entered: entered, release: release)
+    let setter = blocked.start()
     withWatchdog("a set while another thread delivers") {
-      property.value = 2
+      blocked.property.value = 2
     }
-    #expect(property.value == 2, "the set took effect at once")
+    #expect(blocked.property.value == 2, "the set took effect at once")
     #expect(second.values == ["0 on \(currentThreadID())"], "the set left its delivery to the delivering thread")
-    release.signal()
+    blocked.release()
     #expect(finished.wait(timeout: .now() + 10) == .success)
     #expect(second.values == ["0 on \(currentThreadID())", "1 on \(setter)", "2 on \(setter)"])
-    first.dispose()
     token.dispose()
   }
 
   @Test("Contract: observe while another thread delivers returns at once; that thread replays the current value to the new handler, and only to it")
   func propertyReplayWhileAnotherThreadDelivers() {
-    let property = Property(0)
-    let entered = DispatchSemaphore(value: 0)
-    let release = DispatchSemaphore(value: 0)
-    let replayed = DispatchSemaphore(value: 0)
     let old = ValueLog<Int>()
-    let blocker = property.observe { value in
-      old.record(value)
-      if value == 1 {
-        entered.signal()
-        release.wait()
-      }
-    }
-    let setter = holdTurn(of: property, entered: entered, release: release)
+    let blocked = BlockedDelivery { old.record($0) }
+    let setter = blocked.start()
+    let replayed = DispatchSemaphore(value: 0)
     let fresh = ValueLog<String>()
     let token = Guarded<(any Disposable)?>(nil)
     withWatchdog("observe while another thread delivers") {
-      token.value = property.observe { value in
+      token.value = blocked.property.observe { value in
         fresh.record("\(value) on \(currentThreadID())")
         replayed.signal()
       }
     }
     #expect(fresh.values.isEmpty, "the replay waits for the delivering thread")
-    release.signal()
+    blocked.release()
     #expect(replayed.wait(timeout: .now() + 10) == .success)
     #expect(fresh.values == ["1 on \(setter)"])
     #expect(old.values == [0, 1], "the replay pass reached no handler that had seen the value")
-    blocker.dispose()
     token.value?.dispose()
   }
 
@@ -221,5 +171,45 @@ struct ThreadingContractTests {
     }
     #expect(second.values == [0, 1])
     #expect(tracker.liveCount == 0)
+  }
+}
+
+/// A property whose first observer blocks in its call for the value 1 until ``release()``,
+/// so that another thread holds the property's delivery turn meanwhile.
+private final class BlockedDelivery: Sendable {
+  let property = Property(0)
+  private let entered = DispatchSemaphore(value: 0)
+  private let released = DispatchSemaphore(value: 0)
+  private let token = Guarded<(any Disposable)?>(nil)
+
+  /// `onValue` runs in the blocking observer's every call, before it blocks.
+  init(onValue: @escaping @Sendable (Int) -> Void = { _ in }) {
+    token.value = property.observe { [entered, released] value in
+      onValue(value)
+      if value == 1 {
+        entered.signal()
+        released.wait()
+      }
+    }
+  }
+
+  deinit {
+    token.value?.dispose()
+  }
+
+  /// Sets 1 on a new thread; returns that thread's id once the observer is blocked in it.
+  func start() -> UInt {
+    let setter = Guarded<UInt>(0)
+    Thread { [property] in
+      setter.value = currentThreadID()
+      property.value = 1
+    }.start()
+    entered.wait()
+    return setter.value
+  }
+
+  /// Lets the blocked call return.
+  func release() {
+    released.signal()
   }
 }
