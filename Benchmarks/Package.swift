@@ -13,9 +13,17 @@ let package = Package(
     .package(url: "https://github.com/OpenCombine/OpenCombine.git", "0.14.0"..<"0.15.0"),
   ],
   targets: [
+    // The common handler, the baselines and the compat subjects, shared by the suite and the
+    // instruction-count tool. Outside Benchmarks/, which the plugin scans for benchmarks.
+    .target(
+      name: "BenchmarkSupport",
+      dependencies: [.product(name: "Observable", package: "ObservableKit")],
+      path: "Support"
+    ),
     .executableTarget(
       name: "ObservableKitBenchmarks",
       dependencies: [
+        "BenchmarkSupport",
         .product(name: "ObservableKit", package: "ObservableKit"),
         .product(name: "Observable", package: "ObservableKit"),
         .product(name: "OpenCombine", package: "OpenCombine"),
@@ -29,6 +37,7 @@ let package = Package(
     .executableTarget(
       name: "InstructionCounts",
       dependencies: [
+        "BenchmarkSupport",
         .product(name: "ObservableKit", package: "ObservableKit"),
         .product(name: "Observable", package: "ObservableKit"),
         .product(name: "OpenCombine", package: "OpenCombine"),

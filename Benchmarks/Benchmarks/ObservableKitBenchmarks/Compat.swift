@@ -1,83 +1,9 @@
 // Scenario 6: the compatibility module (Flowduino Observable's API on ObservableKit).
 
 import Benchmark
+import BenchmarkSupport
 import Observable
 import OpenCombine
-
-/// The observer protocol of the compat scenarios.
-protocol IntObserver: AnyObject {
-  func onValue(_ value: Int)
-}
-
-/// An observer object doing the common handler's work.
-final class Counter: IntObserver, @unchecked Sendable {
-  let sink: Sink
-
-  init(_ sink: Sink) {
-    self.sink = sink
-  }
-
-  func onValue(_ value: Int) {
-    sink.slot.pointee &+= value
-  }
-}
-
-/// A Flowduino-style observable object on the compat layer.
-final class CompatSubject: ObservableClass {
-  func emit(_ value: Int) {
-    withObservers { (observer: IntObserver) in
-      observer.onValue(value)
-    }
-  }
-}
-
-/// A Flowduino-style keyed observable object on the compat layer.
-final class CompatKeyedSubject: KeyedObservableClass<Int> {
-  func emit(key: Int) {
-    withKeyedObservers(key: key) { (key: Int, observer: IntObserver) in
-      observer.onValue(key)
-    }
-  }
-}
-
-/// The hand-written loop the compat layer is measured against: weak boxes in an array, each
-/// observer cast with `as?`. Not thread-safe, like Flowduino's `ObservableClass`.
-struct WeakBox {
-  weak var object: AnyObject?
-}
-
-final class HandWrittenSubject {
-  var boxes: ContiguousArray<WeakBox> = []
-
-  func add(_ observer: AnyObject) {
-    boxes.append(WeakBox(object: observer))
-  }
-
-  func emit(_ value: Int) {
-    for box in boxes {
-      if let observer = box.object as? IntObserver {
-        observer.onValue(value)
-      }
-    }
-  }
-}
-
-final class HandWrittenKeyedSubject {
-  var boxes: [Int: ContiguousArray<WeakBox>] = [:]
-
-  func add(key: Int, _ observer: AnyObject) {
-    boxes[key, default: []].append(WeakBox(object: observer))
-  }
-
-  func emit(key: Int) {
-    guard let list = boxes[key] else { return }
-    for box in list {
-      if let observer = box.object as? IntObserver {
-        observer.onValue(key)
-      }
-    }
-  }
-}
 
 /// Scenario 6a: `withObservers` over 10 protocol observers. The unit is one delivery.
 /// Scenario 6b: keyed notify over 1,000 keys with one observer each, one pass per key.
@@ -103,9 +29,7 @@ func registerCompat() {
       register(scenario, units: deliveriesPerIteration, .observableKit, closure: { _ in
         let (subject, sink, _) = state.value
         sink.total = 0
-        for value in 0..<notifies {
-          subject.emit(value)
-        }
+        subject.emit(0..<notifies)
         expect(sink, expected)
       }, teardown: state.reset)
     }
@@ -120,9 +44,7 @@ func registerCompat() {
       register(scenario, units: deliveriesPerIteration, .baseline, closure: { _ in
         let (subject, sink, _) = state.value
         sink.total = 0
-        for value in 0..<notifies {
-          subject.emit(value)
-        }
+        subject.emit(0..<notifies)
         expect(sink, expected)
       }, teardown: state.reset)
     }
@@ -163,9 +85,7 @@ func registerCompat() {
       register(scenario, units: keys, .observableKit, closure: { _ in
         let (subject, sink, _) = state.value
         sink.total = 0
-        for key in 0..<keys {
-          subject.emit(key: key)
-        }
+        subject.emit(keys: 0..<keys)
         expect(sink, expected)
       }, teardown: state.reset)
     }
@@ -180,9 +100,7 @@ func registerCompat() {
       register(scenario, units: keys, .baseline, closure: { _ in
         let (subject, sink, _) = state.value
         sink.total = 0
-        for key in 0..<keys {
-          subject.emit(key: key)
-        }
+        subject.emit(keys: 0..<keys)
         expect(sink, expected)
       }, teardown: state.reset)
     }

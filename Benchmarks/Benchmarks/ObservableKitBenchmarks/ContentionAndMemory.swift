@@ -1,6 +1,7 @@
 // Scenarios 7 and 8: two notifying threads, and heap bytes per live subscription.
 
 import Benchmark
+import BenchmarkSupport
 import Dispatch
 import ObservableKit
 import OpenCombine

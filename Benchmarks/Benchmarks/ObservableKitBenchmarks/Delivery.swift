@@ -1,6 +1,7 @@
 // Scenarios 1 and 2: notify an event and set a property, per delivered event.
 
 import Benchmark
+import BenchmarkSupport
 import ObservableKit
 import OpenCombine
 

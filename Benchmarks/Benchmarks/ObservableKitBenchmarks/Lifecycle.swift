@@ -1,6 +1,7 @@
 // Scenarios 3, 4 and 5: subscription churn, teardown scaling and DisposeBag.
 
 import Benchmark
+import BenchmarkSupport
 import ObservableKit
 import OpenCombine
 

@@ -5,9 +5,11 @@
 // is doing, so they complement the wall-clock suite on a shared machine.
 //
 // Usage: InstructionCounts SCENARIO CONTENDER REPS [--print]   (--print shows the handlers' total)
-// The handler, the baseline and the scenarios are those of the benchmark suite
-// (Benchmarks/ObservableKitBenchmarks); keep them in step.
+// The handler, the baselines and the compat subjects come from BenchmarkSupport (Support/),
+// shared with the benchmark suite; the scenarios below repeat the suite's
+// (Benchmarks/ObservableKitBenchmarks): keep them in step.
 
+import BenchmarkSupport
 import Observable
 import ObservableKit
 import OpenCombine
@@ -20,155 +22,10 @@ import Musl
 import Darwin
 #endif
 
-// MARK: - The common handler and the baseline (as in Support.swift)
-
-final class Sink: @unchecked Sendable {
-  let slot: UnsafeMutablePointer<Int>
-  init() {
-    slot = .allocate(capacity: 8)
-    slot.initialize(repeating: 0, count: 8)
-  }
-}
-
-@inline(never)
-func makeHandler(_ sink: Sink) -> @Sendable (Int) -> Void {
-  { value in sink.slot.pointee &+= value }
-}
-
+/// The optimizer barrier for the handlers' total; a local one, so that the tool does not
+/// depend on package-benchmark.
 @inline(never)
 func blackHole<T>(_ value: T) {}
-
-struct PthreadLock: @unchecked Sendable {
-  let mutex: UnsafeMutablePointer<pthread_mutex_t>
-  init() {
-    mutex = .allocate(capacity: 1)
-    pthread_mutex_init(mutex, nil)
-  }
-  @inline(__always)
-  func withLock<R>(_ body: () throws -> R) rethrows -> R {
-    pthread_mutex_lock(mutex)
-    defer { pthread_mutex_unlock(mutex) }
-    return try body()
-  }
-}
-
-final class BaselineEvent<Value>: @unchecked Sendable {
-  typealias Handler = @Sendable (Value) -> Void
-  private let lock = PthreadLock()
-  private var handlers: ContiguousArray<Handler> = []
-  private var ids: ContiguousArray<UInt64> = []
-  private var nextID: UInt64 = 0
-
-  func add(_ handler: @escaping Handler) -> UInt64 {
-    lock.withLock {
-      let id = nextID
-      nextID += 1
-      ids.append(id)
-      handlers.append(handler)
-      return id
-    }
-  }
-
-  func remove(_ id: UInt64) {
-    lock.withLock {
-      guard let index = ids.firstIndex(of: id) else { return }
-      ids.remove(at: index)
-      handlers.remove(at: index)
-    }
-  }
-
-  func notify(_ value: Value) {
-    let snapshot = lock.withLock { handlers }
-    for handler in snapshot {
-      handler(value)
-    }
-  }
-}
-
-final class BaselineProperty<Value>: @unchecked Sendable {
-  typealias Handler = @Sendable (Value) -> Void
-  private let lock = PthreadLock()
-  private var handlers: ContiguousArray<Handler> = []
-  private var stored: Value
-  init(_ value: Value) { stored = value }
-  func add(_ handler: @escaping Handler) { lock.withLock { handlers.append(handler) } }
-  var value: Value {
-    get { lock.withLock { stored } }
-    set {
-      let snapshot = lock.withLock {
-        stored = newValue
-        return handlers
-      }
-      for handler in snapshot { handler(newValue) }
-    }
-  }
-}
-
-protocol IntObserver: AnyObject {
-  func onValue(_ value: Int)
-}
-
-final class Counter: IntObserver, @unchecked Sendable {
-  let sink: Sink
-  init(_ sink: Sink) { self.sink = sink }
-  func onValue(_ value: Int) { sink.slot.pointee &+= value }
-}
-
-final class CompatSubject: ObservableClass {
-  func emit(_ value: Int) {
-    withObservers { (observer: IntObserver) in observer.onValue(value) }
-  }
-}
-
-final class CompatKeyedSubject: KeyedObservableClass<Int> {
-  func emit(key: Int) {
-    withKeyedObservers(key: key) { (key: Int, observer: IntObserver) in observer.onValue(key) }
-  }
-}
-
-struct WeakBox {
-  weak var object: AnyObject?
-}
-
-final class HandWrittenSubject {
-  var boxes: ContiguousArray<WeakBox> = []
-  func add(_ observer: AnyObject) { boxes.append(WeakBox(object: observer)) }
-  func emit(_ value: Int) {
-    for box in boxes {
-      if let observer = box.object as? IntObserver { observer.onValue(value) }
-    }
-  }
-}
-
-final class HandWrittenKeyedSubject {
-  var boxes: [Int: ContiguousArray<WeakBox>] = [:]
-  func add(key: Int, _ observer: AnyObject) { boxes[key, default: []].append(WeakBox(object: observer)) }
-  func emit(key: Int) {
-    guard let list = boxes[key] else { return }
-    for box in list {
-      if let observer = box.object as? IntObserver { observer.onValue(key) }
-    }
-  }
-}
-
-struct SplitMix64: RandomNumberGenerator {
-  private var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
-
-func shuffledIndices(_ count: Int) -> [Int] {
-  var generator = SplitMix64(seed: 0x0B5E_4AB1_E000 &+ UInt64(count))
-  var indices = Array(0..<count)
-  indices.shuffle(using: &generator)
-  return indices
-}
 
 // MARK: - Measured loops
 
@@ -247,21 +104,18 @@ func shuffledIndices(_ count: Int) -> [Int] {
   for _ in 0..<entries { subject.sink(receiveValue: makeHandler(sink)).store(in: &cancellables) }
   cancellables.removeAll()
 }
+// The compat subjects loop over the values themselves (see Support/Compat.swift).
 @inline(never) func measured_compat(_ subject: CompatSubject, _ reps: Int) {
-  for value in 0..<reps { subject.emit(value) }
+  subject.emit(0..<reps)
 }
 @inline(never) func measured_compat(_ subject: HandWrittenSubject, _ reps: Int) {
-  for value in 0..<reps { subject.emit(value) }
+  subject.emit(0..<reps)
 }
 @inline(never) func measured_keyed(_ subject: CompatKeyedSubject, _ keys: Int, _ reps: Int) {
-  for _ in 0..<reps {
-    for key in 0..<keys { subject.emit(key: key) }
-  }
+  for _ in 0..<reps { subject.emit(keys: 0..<keys) }
 }
 @inline(never) func measured_keyed(_ subject: HandWrittenKeyedSubject, _ keys: Int, _ reps: Int) {
-  for _ in 0..<reps {
-    for key in 0..<keys { subject.emit(key: key) }
-  }
+  for _ in 0..<reps { subject.emit(keys: 0..<keys) }
 }
 
 // MARK: - Main
