@@ -3,7 +3,7 @@
 /// Not generic: its removal runs through closures made where the storage's types are known,
 /// so that a client's specialized `observe` gets specialized removal code.
 @usableFromInline
-final class Subscription: Disposable, DeferredReleaseDisposable, @unchecked Sendable {
+final class Subscription: Disposable, @unchecked Sendable {
   // Immutable; `object` is an ObserverStorage buffer, only ever used under its own lock.
   @usableFromInline enum Operation: Sendable { case dispose, stop, check }
   /// Made where the storage's types are known. `.dispose` ends the registration and releases
@@ -46,16 +46,10 @@ final class Subscription: Disposable, DeferredReleaseDisposable, @unchecked Send
   @usableFromInline
   var isDisposed: Bool { operate(object, id, .check) == nil }
 
+  /// Stops delivery and returns what must be released once the caller is ready, so that a
+  /// bag stops all its subscriptions before any captured state is deinitialized.
   @usableFromInline
   func stop() -> Any? {
     operate(object, id, .stop)
   }
-}
-
-/// A disposable that can stop delivery first and release what it held later, so that a bag
-/// stops all its subscriptions before any captured state is deinitialized.
-@usableFromInline
-protocol DeferredReleaseDisposable: Disposable {
-  /// Stops delivery and returns what must be released once the caller is ready.
-  func stop() -> Any?
 }

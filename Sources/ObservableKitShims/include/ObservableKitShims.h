@@ -140,6 +140,11 @@ static inline uint64_t okit_atomic_decrement(uint64_t *word) {
 /// The innermost delivery frame of the calling thread (see DeliveryFrame.swift).
 #if defined(_WIN32)
 extern __declspec(thread) void *_Nullable okit_frame;
+#elif defined(__ELF__) && !defined(__ANDROID__)
+// initial-exec: every notification reads this variable, and this model makes that a direct
+// thread-pointer-relative load instead of a call to __tls_get_addr. The variable is 8 bytes,
+// well within the static TLS that glibc and musl keep for libraries loaded later.
+extern __thread void *_Nullable okit_frame __attribute__((tls_model("initial-exec")));
 #else
 extern __thread void *_Nullable okit_frame;
 #endif
