@@ -360,24 +360,39 @@ package struct ObserverStorage<Value, State>: Sendable {
   /// takes a fresh one and resumes after the last handler it reached, never reaching
   /// handlers registered after the pass began.
   @inlinable
-  package func forEachHandler(in snapshot: Snapshot, _ body: (Handler) -> Void) {
-    var (entries, snapshotEpoch, boundary) = (snapshot.entries, snapshot.epoch, snapshot.boundary)
-    var index = 0
+  package func forEachHandler(in snapshot: borrowing Snapshot, _ body: (Handler) -> Void) {
+    // The snapshot is borrowed, not copied: a pass retains no buffer of its own unless a
+    // subscription ends during it.
+    var resume = forEachHandler(in: snapshot.entries, from: 0, snapshot, body)
+    while let id = resume {
+      let (entries, epoch) = withLock { header in (header.entries, self.epoch) }
+      let refreshed = Snapshot(entries: entries, epoch: epoch, boundary: snapshot.boundary)
+      resume = forEachHandler(in: refreshed.entries, from: entries.lowerBound(of: id), refreshed, body)
+    }
+  }
+
+  /// Hands the live handlers of `entries`, from `start` on, to `body`; returns the id to
+  /// resume at if a subscription ended meanwhile (the epoch moved), nil once done.
+  @inlinable
+  func forEachHandler(
+    in entries: borrowing ContiguousArray<ObserverEntry<Value>>,
+    from start: Int,
+    _ snapshot: borrowing Snapshot,
+    _ body: (Handler) -> Void
+  ) -> UInt64? {
+    var index = start
     while index < entries.count {
       let id = entries[index].id
-      if id >= boundary { break }
+      if id >= snapshot.boundary { return nil }
       guard let handler = entries[index].handler else {
         index += 1
         continue
       }
-      if epoch != snapshotEpoch {
-        (entries, snapshotEpoch) = withLock { header in (header.entries, self.epoch) }
-        index = entries.lowerBound(of: id)
-        continue
-      }
+      if epoch != snapshot.epoch { return id }
       body(handler)
       index += 1
     }
+    return nil
   }
 
   /// One pass with `value` over a snapshot taken now.
