@@ -201,7 +201,7 @@ def main():
                 speedups.append((scenario, 1 / statistics.median(ratios)))
     if speedups:
         short = [f"{s} {x:.1f}×" for s, x in speedups if x < 4]
-        label = (f"≥ 4× faster than OpenCombine (OpenCombine time ÷ ObservableKit time ≥ 4) in "
+        label = (f"≥ 4× faster than OpenCombine (OpenCombine time ÷ ObservableKit time ≥ 4): reached in "
                  f"{len(speedups) - len(short)} of {len(speedups)} timed rows")
         if short:
             label += "; short in: " + "; ".join(short)

@@ -1,4 +1,5 @@
-/// Serializes the calls of one property subscriber.
+/// Serializes the calls of one subscriber fed by several sources (`combineLatest`), whose
+/// values come from more than one property's delivery turn.
 ///
 /// A call for version `v` runs only if `v` is newer than every version this subscriber has
 /// been called with. If the subscriber is being called on another thread at that moment,
@@ -27,13 +28,6 @@ struct SubscriberMailbox<Value>: Sendable {
   @inlinable
   init() {
     state = Locked(State())
-  }
-
-  /// Makes the mailbox skip every version up to `version`. Lock order: the caller may hold
-  /// its storage lock; the mailbox lock is always the inner one and runs no user code.
-  @inlinable
-  func ignore(through version: UInt64) {
-    state.withLock { $0.lastVersion = max($0.lastVersion, version) }
   }
 
   @inlinable
