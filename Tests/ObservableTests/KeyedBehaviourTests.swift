@@ -193,5 +193,11 @@ struct KeyTests {
     // An array of keys is itself a valid AnyHashable key, so label the plural form.
     observable.addKeyedObserver(keys: [2, "two"], number)
     #expect(census(observable).keys == 4)
+
+    // Removal compares keys the same way: 1.0 ends the registration made for 1.
+    observable.removeKeyedObserver(key: 1.0, number)
+    #expect(census(observable).keys == 3)
+    observable.withKeyedObservers(key: 1) { (_, _: Counter) in reached.append("removed") }
+    #expect(reached == ["number", "text"])
   }
 }
