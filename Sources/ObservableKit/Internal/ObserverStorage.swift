@@ -285,27 +285,26 @@ package struct ObserverStorage<Value, State>: Sendable {
   /// Delivers `value` to every handler, in registration order, on this thread.
   ///
   /// A notification that arrives from inside a handler on this thread is queued and
-  /// delivered after the current pass; see ``withDeliveryFrame(_:)``.
+  /// delivered after the current pass; see ``withNewDeliveryFrame(_:)``.
   @inlinable
   package func notify(_ value: Value) {
     if let queue = currentPassQueue {
-      if queue.pointee == nil { queue.pointee = [value] } else { queue.pointee!.append(value) }
+      Self.enqueue(value, in: queue)
       return
     }
     withNewDeliveryFrame { deliver(value) }
   }
 
-  /// Runs `body` as if it were a pass of this storage: notifications of this storage made
-  /// on this thread while `body` runs are queued and delivered, in order, when it returns.
+  /// Queues `value` behind the pass in progress on this thread, whose queue
+  /// ``currentPassQueue`` returned.
   @inlinable
-  package func withDeliveryFrame(_ body: () -> Void) {
-    if currentPassQueue != nil {
-      body()
-    } else {
-      withNewDeliveryFrame(body)
-    }
+  package static func enqueue(_ value: Value, in queue: UnsafeMutablePointer<ContiguousArray<Value>?>) {
+    if queue.pointee == nil { queue.pointee = [value] } else { queue.pointee!.append(value) }
   }
 
+  /// Runs `body` as a pass of this storage on this thread: notifications of this storage
+  /// made on this thread while it runs are queued (see ``currentPassQueue``), and delivered
+  /// in order, each with a fresh snapshot, when it returns.
   @inlinable
   package func withNewDeliveryFrame(_ body: () -> Void) {
     var queue: ContiguousArray<Value>? = nil

@@ -17,7 +17,7 @@ extension Property {
       withTurn { storage.forEachHandler(in: snapshot) { $0(update) } }
     case .heldByThisThread(let queue):
       // Deliver after the pass in progress on this thread, in order.
-      if queue.pointee == nil { queue.pointee = [update] } else { queue.pointee!.append(update) }
+      Storage.enqueue(update, in: queue)
     case .requested:
       break
     }
