@@ -111,32 +111,6 @@ static inline bool okit_sync_release_turn(okit_sync_t *sync) {
   return false;
 }
 
-static inline bool okit_atomic_raise(uint64_t *word, uint64_t value) {
-  uint64_t seen = __atomic_load_n(word, __ATOMIC_ACQUIRE);
-  while (seen < value) {
-    if (__atomic_compare_exchange_n(word, &seen, value, true, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-      return true;
-    }
-  }
-  return false;
-}
-
-static inline uint64_t okit_atomic_load(const uint64_t *word) {
-  return __atomic_load_n(word, __ATOMIC_ACQUIRE);
-}
-
-static inline void okit_atomic_store(uint64_t *word, uint64_t value) {
-  __atomic_store_n(word, value, __ATOMIC_RELEASE);
-}
-
-static inline uint64_t okit_atomic_increment(uint64_t *word) {
-  return __atomic_add_fetch(word, 1, __ATOMIC_ACQ_REL);
-}
-
-static inline uint64_t okit_atomic_decrement(uint64_t *word) {
-  return __atomic_sub_fetch(word, 1, __ATOMIC_ACQ_REL);
-}
-
 /// The innermost delivery frame of the calling thread (see DeliveryFrame.swift).
 #if defined(_WIN32)
 extern __declspec(thread) void *_Nullable okit_frame;
