@@ -5,7 +5,8 @@ import ObservableKit
 /// SwiftUI-style code (`objectWillChange.send()`) compiles everywhere.
 ///
 /// It is the type of ``ObservableClass/objectWillChange`` there, built on the core's
-/// `ObservableEvent<Void>`:
+/// `SharedEvent<Void>`, so that it may be sent from the main actor while its owner lives
+/// elsewhere:
 ///
 /// ```swift
 /// let token = model.objectWillChange.observe { print("will change") }
@@ -13,11 +14,11 @@ import ObservableKit
 /// token.dispose()
 /// ```
 ///
-/// Threads, order and re-entrancy are those of `ObservableEvent`: handlers run synchronously
-/// on the thread that calls ``send()``, in registration order, with no lock held; a `send()`
-/// from inside a handler is delivered after the current pass.
+/// Threads, order and re-entrancy are those of a nonisolated `SharedEvent` handler: handlers
+/// run synchronously on the thread that calls ``send()``, in registration order, with no lock
+/// held; a `send()` from inside a handler is delivered after the current pass.
 public final class ObservableObjectPublisher: Sendable {
-  private let event = ObservableEvent<Void>()
+  private let event = SharedEvent<Void>()
 
   /// Creates a publisher with no handlers.
   public init() {}
@@ -32,7 +33,7 @@ public final class ObservableObjectPublisher: Sendable {
   /// - Returns: A disposable that ends the registration. Dropping it does not end it; the
   ///   registration lives as long as the publisher.
   public func observe(_ handler: @escaping @Sendable () -> Void) -> any Disposable {
-    event.observe { handler() }
+    event.observeNonisolated { handler() }
   }
 }
 #endif

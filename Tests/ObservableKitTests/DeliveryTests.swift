@@ -68,7 +68,7 @@ struct DeliveryTests {
 
   @Test("Contract: concurrent notifications delivered on a queue lose nothing (TSan)")
   func queueUnderContention() {
-    let event = ObservableEvent<Int>()
+    nonisolated(unsafe) let event = ObservableEvent<Int>()
     let queue = DispatchQueue(label: "test")
     let total = Tally()
     let token = event.observe(on: queue) { total.increment(by: $0) }
@@ -89,7 +89,7 @@ struct DeliveryTests {
   @Test("Contract: a @MainActor handler runs on the main actor, in order")
   @MainActor
   func mainActorDelivery() async {
-    let event = ObservableEvent<Int>()
+    nonisolated(unsafe) let event = ObservableEvent<Int>()
     var heard: [Int] = []
     let token: any Disposable = await withCheckedContinuation { continuation in
       var token: (any Disposable)?

@@ -79,7 +79,7 @@ struct DisposeBagTests {
 
   @Test("Contract: entries disposed elsewhere do not pile up in a long-lived bag")
   func prunesDisposedEntries() {
-    let event = ObservableEvent<Int>()
+    nonisolated(unsafe) let event = ObservableEvent<Int>()
     let bag = DisposeBag()
     let keeper = event.observe { _ in }
     keeper.disposed(by: bag)
@@ -96,7 +96,7 @@ struct DisposeBagTests {
 
   @Test("Contract: a bag stops all its subscriptions before releasing captured state or running other disposables")
   func stopsSubscriptionsFirst() {
-    let event = ObservableEvent<String>()
+    nonisolated(unsafe) let event = ObservableEvent<String>()
     let heard = ValueLog<String>()
     let tracker = LifetimeTracker()
     let bag = DisposeBag()
@@ -127,7 +127,7 @@ struct DisposeBagTests {
 
   @Test("Contract: a bag is thread-safe; concurrent adds and a dispose lose nothing")
   func concurrentAddAndDispose() {
-    let event = ObservableEvent<Int>()
+    nonisolated(unsafe) let event = ObservableEvent<Int>()
     let bag = DisposeBag()
     race(threads: 4) { index in
       for _ in 0..<500 { event.observe { _ in }.disposed(by: bag) }

@@ -19,7 +19,7 @@ struct ObservableEventTests {
 
   @Test("Contract: handlers run synchronously on the notifying thread, before notify returns")
   func synchronousOnNotifyingThread() {
-    let event = ObservableEvent<Int>()
+    nonisolated(unsafe) let event = ObservableEvent<Int>()
     let threads = ValueLog<UInt>()
     let token = event.observe { _ in threads.record(currentThreadID()) }
     let notifier = Guarded<UInt>(0)
@@ -211,7 +211,7 @@ struct ObservableEventTests {
     let reentered = Guarded(false)
     let liveAfterDispose = Guarded(-1)
     withWatchdog("deinit of a disposed handler's capture calling back into the event") {
-      let event = ObservableEvent<Int>()
+      nonisolated(unsafe) let event = ObservableEvent<Int>()
       let token = Self.observeCapturing(tracker.make {
         _ = event.observerCount
         let again = event.observe { _ in }

@@ -9,7 +9,7 @@ import TestSupport
 struct ObservationTests {
   @Test("reading value inside withObservationTracking registers it; a set fires onChange")
   func tracking() {
-    let property = Property(1)
+    nonisolated(unsafe) let property = Property(1)
     let changed = Tally()
     let seenInOnChange = Guarded(0)
     let read = withObservationTracking {

@@ -74,7 +74,7 @@ struct PropertyTests {
 
   @Test("Contract: a set from inside the replay is queued after the replay")
   func setInsideReplay() {
-    let property = Property(0)
+    nonisolated(unsafe) let property = Property(0)
     let recorder = ValueLog<Int>()
     let token = property.observe { value in
       recorder.record(value)
@@ -86,7 +86,7 @@ struct PropertyTests {
 
   @Test("Contract: observe inside a handler replays the current value, then hears only newer values")
   func observeInsideHandler() {
-    let property = Property(0)
+    nonisolated(unsafe) let property = Property(0)
     let late = ValueLog<Int>()
     let tokens = Guarded<[any Disposable]>([])
     let token = property.observe { value in
@@ -109,8 +109,9 @@ struct PropertyTests {
     let readInDeinit = Guarded(false)
     withWatchdog("deinit of a replaced value reading the property") {
       let property = Property<Tracked?>(nil)
-      property.value = tracker.make { [weak property] in
-        _ = property?.observerCount
+      nonisolated(unsafe) weak let weakProperty = property
+      property.value = tracker.make {
+        _ = weakProperty?.observerCount
         readInDeinit.value = true
       }
       property.value = nil
@@ -215,7 +216,7 @@ struct PropertyTests {
 struct PropertyAdditionTests {
   @Test("Contract: modify is atomic; concurrent increments lose nothing")
   func modifyIsAtomic() {
-    let counter = Property(0)
+    nonisolated(unsafe) let counter = Property(0)
     let heard = Tally()
     let token = counter.observeChanges { _ in heard.increment() }
     race(threads: 4) { _ in

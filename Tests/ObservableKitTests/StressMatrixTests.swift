@@ -14,7 +14,7 @@ struct CoreStressMatrixTests {
 
   @Test("ObservableEvent: notify, observe/dispose, owner-bound; no delivery lost or duplicated")
   func event() {
-    let event = ObservableEvent<Int>()
+    nonisolated(unsafe) let event = ObservableEvent<Int>()
     let stable = (0..<3).map { _ in Tally() }
     let tokens = stable.map { tally in event.observe { tally.increment(by: $0) } }
     let notifies = Tally()
@@ -56,7 +56,7 @@ struct CoreStressMatrixTests {
 
   @Test("Property: modify, set, observe/dispose, reads; exact final value, never backwards")
   func property() {
-    let property = Property(0, observationTracking: false)
+    nonisolated(unsafe) let property = Property(0, observationTracking: false)
     let stable = (0..<3).map { _ in ValueLog<Int>() }
     let tokens = stable.map { property.observeChanges($0.handler) }
     let increments = Tally()
@@ -118,8 +118,8 @@ struct CoreStressMatrixTests {
   func disposeBag() {
     // The shared bag's subscriptions live on an event nobody notifies, so that tens of
     // thousands of them cost nothing per notification; each thread's own bags are recycled.
-    let quiet = ObservableEvent<Int>()
-    let busy = ObservableEvent<Int>()
+    nonisolated(unsafe) let quiet = ObservableEvent<Int>()
+    nonisolated(unsafe) let busy = ObservableEvent<Int>()
     let shared = DisposeBag()
     race(threads: Self.threads, timeout: 600) { thread in
       var own = DisposeBag()
@@ -151,8 +151,8 @@ struct CoreStressMatrixTests {
 
   @Test("Operators: map/filter chains, take, removeDuplicates and merge under concurrent notifies")
   func operators() {
-    let event = ObservableEvent<Int>()
-    let other = ObservableEvent<Int>()
+    nonisolated(unsafe) let event = ObservableEvent<Int>()
+    nonisolated(unsafe) let other = ObservableEvent<Int>()
     let mapped = Tally()
     let merged = Tally()
     let chain = event.map { $0 * 2 }.filter { $0 >= 0 }.observe { mapped.increment(by: $0 / 2) }

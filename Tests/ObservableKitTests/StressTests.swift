@@ -12,7 +12,7 @@ struct StressTests {
 
   @Test("Contract: concurrent observe, dispose and notify lose and duplicate nothing")
   func eventChurn() {
-    let event = ObservableEvent<Int>()
+    nonisolated(unsafe) let event = ObservableEvent<Int>()
     let stable = (0..<5).map { _ in Tally() }
     let tokens = stable.map { counter in event.observe { counter.increment(by: $0) } }
     let churned = Tally()
@@ -47,7 +47,7 @@ struct StressTests {
 
   @Test("Contract: a notification that begins after dispose returned never calls the handler")
   func noDeliveryAfterDispose() {
-    let event = ObservableEvent<Int>()
+    nonisolated(unsafe) let event = ObservableEvent<Int>()
     let late = Tally()
     race(threads: Self.threads) { _ in
       for _ in 0..<Self.rounds {
@@ -66,7 +66,7 @@ struct StressTests {
 
   @Test("Contract: concurrent sets; every observer ends on the final value and never goes back")
   func propertyConcurrentSets() {
-    let property = Property(0)
+    nonisolated(unsafe) let property = Property(0)
     let observers = (0..<4).map { _ in ValueLog<Int>() }
     let tokens = observers.map { property.observe($0.handler) }
     race(threads: Self.threads) { index in
@@ -91,7 +91,7 @@ struct StressTests {
 
   @Test("Contract: replay never races a concurrent set; a new observer never sees an older value after a newer one")
   func replayVersusSet() {
-    let property = Property(0)
+    nonisolated(unsafe) let property = Property(0)
     let violations = Tally()
     race(threads: Self.threads) { index in
       for round in 1...Self.rounds {
@@ -113,8 +113,8 @@ struct StressTests {
 
   @Test("Contract: a combineLatest handler never overlaps itself and ends on the final pair")
   func combineLatestConcurrent() {
-    let a = Property(0)
-    let b = Property(0)
+    nonisolated(unsafe) let a = Property(0)
+    nonisolated(unsafe) let b = Property(0)
     let inside = Tally()
     let overlaps = Tally()
     let last = Guarded((0, 0))
@@ -136,8 +136,8 @@ struct StressTests {
 
   @Test("Contract: bags, events and properties used from many threads at once")
   func mixed() {
-    let event = ObservableEvent<Int>()
-    let property = Property(0)
+    nonisolated(unsafe) let event = ObservableEvent<Int>()
+    nonisolated(unsafe) let property = Property(0)
     let total = Tally()
     race(threads: Self.threads) { index in
       let bag = DisposeBag()

@@ -10,18 +10,17 @@ struct ThreadingContractTests {
   /// Compiles only if `T` is `Sendable`.
   private static func requireSendable<T: Sendable>(_: T.Type) {}
 
-  @Test("Contract: ObservableEvent, Disposable, DisposeBag, and Property of a Sendable value are Sendable")
+  @Test("Contract: Disposable, DisposeBag, SharedEvent and SharedProperty are Sendable")
   func sendability() {
-    final class NotSendable {}
-    Self.requireSendable(ObservableEvent<NotSendable>.self)
     Self.requireSendable((any Disposable).self)
     Self.requireSendable(DisposeBag.self)
-    Self.requireSendable(Property<Int>.self)
+    Self.requireSendable(SharedEvent<Int>.self)
+    Self.requireSendable(SharedProperty<Int>.self)
   }
 
   @Test("Contract: notifications from different threads are delivered concurrently, each on its own thread")
   func concurrentDelivery() {
-    let event = ObservableEvent<Int>()
+    nonisolated(unsafe) let event = ObservableEvent<Int>()
     let bothInside = DispatchGroup()
     bothInside.enter()
     bothInside.enter()
@@ -39,7 +38,7 @@ struct ThreadingContractTests {
 
   @Test("Contract: dispose does not wait for a call that began on another thread")
   func disposeDoesNotWait() {
-    let event = ObservableEvent<Int>()
+    nonisolated(unsafe) let event = ObservableEvent<Int>()
     let entered = DispatchSemaphore(value: 0)
     let release = DispatchSemaphore(value: 0)
     let token = event.observe { _ in
@@ -125,7 +124,7 @@ struct ThreadingContractTests {
 
   @Test("Contract: a property handler is never called concurrently with itself")
   func propertyHandlerNeverOverlaps() {
-    let property = Property(0)
+    nonisolated(unsafe) let property = Property(0)
     let inside = Tally()
     let overlaps = Tally()
     let token = property.observe { _ in
@@ -177,7 +176,7 @@ struct ThreadingContractTests {
 /// A property whose first observer blocks in its call for the value 1 until ``release()``,
 /// so that another thread holds the property's delivery turn meanwhile.
 private final class BlockedDelivery: Sendable {
-  let property = Property(0)
+  nonisolated(unsafe) let property = Property(0)
   private let entered = DispatchSemaphore(value: 0)
   private let released = DispatchSemaphore(value: 0)
   private let token = Guarded<(any Disposable)?>(nil)
@@ -200,9 +199,9 @@ private final class BlockedDelivery: Sendable {
   /// Sets 1 on a new thread; returns that thread's id once the observer is blocked in it.
   func start() -> UInt {
     let setter = Guarded<UInt>(0)
-    Thread { [property] in
+    Thread {
       setter.value = currentThreadID()
-      property.value = 1
+      self.property.value = 1
     }.start()
     entered.wait()
     return setter.value

@@ -14,7 +14,7 @@ import ObservableKit
 /// A value with reference semantics: copies share one storage. Handlers capture the storage,
 /// so the owner must call ``removeAll()`` from its deinit to break that cycle.
 @usableFromInline
-package struct ObserverRegistry: Sendable {
+package struct ObserverRegistry {
   @usableFromInline typealias Storage = ObserverStorage<ObserverVisit, ObserverRegistryState>
 
   @usableFromInline let storage = Storage(state: ObserverRegistryState())

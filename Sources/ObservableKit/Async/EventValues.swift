@@ -4,8 +4,8 @@
 /// ends when that loop ends, its task is cancelled, or the iterator is released. A
 /// property's sequence therefore starts with the value current when the loop starts. Each
 /// loop over the same sequence has its own subscription.
-public struct EventValues<Element: Sendable>: AsyncSequence, Sendable {
-  private let subscribe: @Sendable (@escaping @Sendable (Element) -> Void) -> any Disposable
+public struct EventValues<Element: Sendable>: AsyncSequence {
+  private let subscribe: (@escaping @Sendable (Element) -> Void) -> any Disposable
   private let bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy
 
   init<Source: EventSource>(
@@ -13,6 +13,14 @@ public struct EventValues<Element: Sendable>: AsyncSequence, Sendable {
     bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy
   ) where Source.Value == Element {
     subscribe = { source.observe($0) }
+    self.bufferingPolicy = bufferingPolicy
+  }
+
+  init<Source: SharedEventSource>(
+    _ source: Source,
+    bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy
+  ) where Source.Value == Element {
+    subscribe = { source.observeNonisolated($0) }
     self.bufferingPolicy = bufferingPolicy
   }
 

@@ -9,26 +9,31 @@ extension EventSource where Value: Sendable {
   /// subscription never overlap and keep their order, also on a concurrent queue. Once
   /// `dispose()` returns, no call starts, even for values already queued.
   public func observe(on queue: DispatchQueue, _ handler: @escaping @Sendable (Value) -> Void) -> any Disposable {
-    QueueDelivery.observe(self, on: queue, handler)
+    let delivery = QueueDelivery(queue: queue, handler: handler)
+    delivery.attach(observe { delivery.enqueue($0) })
+    return delivery
   }
 
-  /// Registers a main-actor handler, called on the main queue, asynchronously, in order.
+  /// Registers a main-actor handler: called at once when the value comes on the main thread
+  /// and nothing of this subscription waits, otherwise on the main queue, in order.
   ///
   /// ```swift
   /// model.score.observe(on: MainActor.shared) { score in label.text = "\(score)" }
   /// ```
   ///
-  /// The handler is typed `@MainActor`, so UI code compiles without `assumeIsolated`. Every
-  /// value is delivered asynchronously through the main queue, also when it is notified on
-  /// the main thread, so values never overtake one another. Once `dispose()` returns, no
-  /// call starts. The main queue must be running (an app, `dispatchMain()`, or an async
-  /// `main`).
+  /// The handler is typed `@MainActor`, so UI code compiles without `assumeIsolated`. A
+  /// value notified on the main thread is delivered before the notification returns (a
+  /// property's replay too, so a label shows the current value right after `observe`). A
+  /// value notified on another thread goes through the main queue, and a value that comes
+  /// while earlier ones still wait goes behind them: calls never overlap and never change
+  /// order. Once `dispose()` returns, no call starts. Values that wait need the main queue to
+  /// run (an app, `dispatchMain()`, or an async `main`).
   public func observe(
     on _: MainActor,
     _ handler: @escaping @MainActor (Value) -> Void
   ) -> any Disposable {
-    QueueDelivery.observe(self, on: .main) { value in
-      MainActor.assumeIsolated { handler(value) }
-    }
+    let delivery = MainActorDelivery(handler: handler)
+    delivery.attach(observe { delivery.enqueue($0) })
+    return delivery
   }
 }

@@ -4,11 +4,16 @@ import Dispatch
 /// drain at a time runs on the queue, so calls keep their order even on a concurrent queue.
 ///
 /// Dispatch is imported here only, because queue delivery is what this file is for.
-final class QueueDelivery<Value>: Disposable {
-  private struct State {
+///
+/// Invariant where the lock is dropped: a drain takes one value and the handler under the
+/// lock, then calls it outside. `isDraining` stays set for the whole drain, so no second
+/// drain starts and values keep their order; `dispose()` clears the handler under the same
+/// lock, so no call starts after it returns.
+final class QueueDelivery<Value: Sendable>: Disposable {
+  private struct State: Sendable {
     /// Nil once disposed: disposing releases the handler at once.
     var handler: (@Sendable (Value) -> Void)?
-    var buffer: ContiguousArray<Value> = []
+    var buffer = DeliveryBuffer<Value>()
     var isDraining = false
   }
 
@@ -32,7 +37,8 @@ final class QueueDelivery<Value>: Disposable {
     return delivery
   }
 
-  private func enqueue(_ value: Value) {
+  /// Hands `value` to the queue; called by the upstream subscription.
+  func enqueue(_ value: Value) {
     let startDrain = state.withLock { state -> Bool in
       guard state.handler != nil else { return false }
       state.buffer.append(value)
@@ -46,14 +52,19 @@ final class QueueDelivery<Value>: Disposable {
   /// subscription is still live.
   private func drain() {
     while let (handler, value) = state.withLock({ state -> ((@Sendable (Value) -> Void), Value)? in
-      guard let handler = state.handler, !state.buffer.isEmpty else {
+      guard let handler = state.handler, let value = state.buffer.popFirst() else {
         state.isDraining = false
         return nil
       }
-      return (handler, state.buffer.removeFirst())
+      return (handler, value)
     }) {
       handler(value)
     }
+  }
+
+  /// Connects the delivery to the subscription that feeds it.
+  func attach(_ token: any Disposable) {
+    upstream.fill(token)
   }
 
   func dispose() {
@@ -62,7 +73,7 @@ final class QueueDelivery<Value>: Disposable {
     let released = state.withLock { state in
       defer {
         state.handler = nil
-        state.buffer = []
+        state.buffer = DeliveryBuffer()
       }
       return (state.handler, state.buffer)
     }

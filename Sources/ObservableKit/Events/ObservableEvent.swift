@@ -19,8 +19,13 @@
 /// ## Threads and order
 /// - Handlers run synchronously on the thread that calls ``notifyObservers(_:)``, in the
 ///   order they were registered. No lock of the library is held while they run.
-/// - Notifications from different threads are delivered concurrently, each on its own
-///   thread; handlers must be `@Sendable` for that reason.
+/// - An `ObservableEvent` is not `Sendable`: the compiler keeps the event, its notifications
+///   and its handlers in the isolation domain that made it, so handlers are plain closures
+///   that may capture and change whatever that domain owns (a local `var`, a non-`Sendable`
+///   view, a `@MainActor` class's state). To notify from one domain and observe from
+///   another, use ``SharedEvent``. Code that shares an event anyway (Swift 5 mode) still gets
+///   a consistent list: notifications from different threads are then delivered
+///   concurrently, each on its own thread.
 ///
 /// ## Re-entrancy
 /// - A handler that disposes a subscription (its own or another's) is never called again
@@ -52,7 +57,7 @@ public final class ObservableEvent<T>: EventSource {
   ///   registered before it.
   /// - Returns: A disposable that ends this registration. Dropping it does not end it.
   @inlinable
-  public func observe(_ handler: @escaping @Sendable (T) -> Void) -> any Disposable {
+  public func observe(_ handler: @escaping (T) -> Void) -> any Disposable {
     Subscription(storage: storage, id: storage.add(handler))
   }
 
@@ -70,7 +75,7 @@ public final class ObservableEvent<T>: EventSource {
   @discardableResult
   public func observe<Owner: AnyObject>(
     with owner: Owner,
-    _ handler: @escaping @Sendable (Owner, T) -> Void
+    _ handler: @escaping (Owner, T) -> Void
   ) -> any Disposable {
     let ownerReference = WeakReference(owner)
     let (id, _) = storage.add(

@@ -12,13 +12,13 @@
 /// source through the chain of operators, and disposing the subscription disposes the
 /// upstream subscription, releasing the whole chain.
 public struct ReadOnlyEvent<Value>: EventSource {
-  private let subscribe: @Sendable (@escaping @Sendable (Value) -> Void) -> any Disposable
+  private let subscribe: (@escaping (Value) -> Void) -> any Disposable
 
   /// Creates an event whose observers are registered by `subscribe`.
   ///
   /// `subscribe` receives each new handler and returns the disposable that ends it. Use it
   /// to adapt another observer mechanism.
-  public init(_ subscribe: @escaping @Sendable (@escaping @Sendable (Value) -> Void) -> any Disposable) {
+  public init(_ subscribe: @escaping (@escaping (Value) -> Void) -> any Disposable) {
     self.subscribe = subscribe
   }
 
@@ -28,7 +28,7 @@ public struct ReadOnlyEvent<Value>: EventSource {
   }
 
   /// Registers `handler` with the upstream source.
-  public func observe(_ handler: @escaping @Sendable (Value) -> Void) -> any Disposable {
+  public func observe(_ handler: @escaping (Value) -> Void) -> any Disposable {
     subscribe(handler)
   }
 }

@@ -6,8 +6,7 @@ import ObservableKitShims
 /// The lock sits in the tail of one buffer with the state, so it never moves and costs no
 /// second allocation. It is not recursive: never call user code inside `withLock`.
 @usableFromInline
-package struct Locked<State>: @unchecked Sendable {
-  // `State` is only touched under the okit_sync_t mutex in the buffer's tail.
+package struct Locked<State> {
 
   @usableFromInline
   final class Buffer: ManagedBuffer<State, okit_sync_t> {
@@ -73,3 +72,7 @@ package struct Locked<State>: @unchecked Sendable {
     buffer.withUnsafeMutablePointerToElements { okit_sync_load_epoch($0) }
   }
 }
+
+// `State` is only touched under the okit_sync_t mutex in the buffer's tail. Only a Sendable
+// state makes the box Sendable: a box of plain closures stays with its owner's domain.
+extension Locked: @unchecked Sendable where State: Sendable {}

@@ -3,10 +3,10 @@
 @usableFromInline
 package struct ObserverEntry<Value> {
   @usableFromInline package let id: UInt64
-  @usableFromInline package var handler: (@Sendable (Value) -> Void)?
+  @usableFromInline package var handler: ((Value) -> Void)?
 
   @inlinable
-  init(id: UInt64, handler: (@Sendable (Value) -> Void)?) {
+  init(id: UInt64, handler: ((Value) -> Void)?) {
     self.id = id
     self.handler = handler
   }
@@ -123,10 +123,14 @@ extension ContiguousArray {
 /// - The epoch advances on every removal, so a pass in progress
 ///   can tell with one atomic load whether its snapshot may hold a handler that has ended.
 ///
-/// It is a value with reference semantics: copies share one buffer.
+/// It is a value with reference semantics: copies share one buffer. It is not `Sendable`: its
+/// handlers are plain closures, confined with their owner to one isolation domain. The lock
+/// stays, so that Swift 5-mode code that shares an owner anyway gets no corruption, and so
+/// that the `Sendable` family (``SharedEvent``, ``SharedProperty``), whose handlers are all
+/// `@Sendable`, can share it.
 @usableFromInline
-package struct ObserverStorage<Value, State>: Sendable {
-  @usableFromInline package typealias Handler = @Sendable (Value) -> Void
+package struct ObserverStorage<Value, State> {
+  @usableFromInline package typealias Handler = (Value) -> Void
 
   @usableFromInline let locked: Locked<ObserverStorageHeader<Value, State>>
 

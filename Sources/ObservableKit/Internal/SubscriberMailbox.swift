@@ -7,7 +7,7 @@
 /// there as soon as its call returns. So one subscriber's calls never overlap, never go back
 /// in time, and end on the newest value, and no lock is held while the handler runs.
 @usableFromInline
-struct SubscriberMailbox<Value>: Sendable {
+struct SubscriberMailbox<Value> {
   @usableFromInline
   struct State {
     @usableFromInline var lastVersion: UInt64 = 0

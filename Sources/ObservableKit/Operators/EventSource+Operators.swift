@@ -1,16 +1,16 @@
 extension EventSource {
   /// Delivers each value transformed by `transform`.
-  public func map<Result>(_ transform: @escaping @Sendable (Value) -> Result) -> ReadOnlyEvent<Result> {
+  public func map<Result>(_ transform: @escaping (Value) -> Result) -> ReadOnlyEvent<Result> {
     ReadOnlyEvent { handler in observe { handler(transform($0)) } }
   }
 
   /// Delivers only the values for which `isIncluded` returns true.
-  public func filter(_ isIncluded: @escaping @Sendable (Value) -> Bool) -> ReadOnlyEvent<Value> {
+  public func filter(_ isIncluded: @escaping (Value) -> Bool) -> ReadOnlyEvent<Value> {
     ReadOnlyEvent { handler in observe { if isIncluded($0) { handler($0) } } }
   }
 
   /// Delivers the non-nil results of `transform`.
-  public func compactMap<Result>(_ transform: @escaping @Sendable (Value) -> Result?) -> ReadOnlyEvent<Result> {
+  public func compactMap<Result>(_ transform: @escaping (Value) -> Result?) -> ReadOnlyEvent<Result> {
     ReadOnlyEvent { handler in observe { if let result = transform($0) { handler(result) } } }
   }
 
@@ -18,7 +18,7 @@ extension EventSource {
   ///
   /// Each subscription keeps its own last value. `areEquivalent` runs with no lock held.
   public func removeDuplicates(
-    by areEquivalent: @escaping @Sendable (Value, Value) -> Bool
+    by areEquivalent: @escaping (Value, Value) -> Bool
   ) -> ReadOnlyEvent<Value> {
     ReadOnlyEvent { handler in
       let last = LastValue<Value>()
@@ -78,7 +78,7 @@ extension EventSource {
   ///
   /// Disposing the subscription ends the subscriptions to every source.
   public func merge<Other: EventSource>(with others: Other...) -> ReadOnlyEvent<Value> where Other.Value == Value {
-    let sources = [ReadOnlyEvent(self)] + others.map(ReadOnlyEvent.init)
+    let sources = [ReadOnlyEvent(self)] + others.map { ReadOnlyEvent($0) }
     return ReadOnlyEvent { handler in
       CompositeDisposable(sources.map { $0.observe(handler) })
     }
@@ -96,7 +96,7 @@ extension EventSource where Value: Equatable {
 ///
 /// The comparison is user code, so it runs outside the lock; a generation counter detects a
 /// concurrent replacement, and the comparison is then made again against the newer value.
-final class LastValue<Value>: Sendable {
+final class LastValue<Value> {
   private struct State {
     var value: Value?
     var generation: UInt64 = 0
@@ -124,3 +124,6 @@ final class LastValue<Value>: Sendable {
     }
   }
 }
+
+// The state is only touched under its lock, and it holds no closures.
+extension LastValue: @unchecked Sendable where Value: Sendable {}

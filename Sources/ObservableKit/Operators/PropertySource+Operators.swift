@@ -3,7 +3,7 @@ extension PropertySource {
   ///
   /// It has a current value (computed again on each read of ``ReadOnlyProperty/value``),
   /// replays it to each new observer, and delivers the transformed value of every set.
-  public func map<Result>(_ transform: @escaping @Sendable (Value) -> Result) -> ReadOnlyProperty<Result> {
+  public func map<Result>(_ transform: @escaping (Value) -> Result) -> ReadOnlyProperty<Result> {
     ReadOnlyProperty(
       value: { transform(value) },
       observe: { handler in observe { handler(transform($0)) } },
@@ -16,7 +16,7 @@ extension PropertySource {
   /// The replay always comes through; ``PropertySource/observeChanges(_:)`` skips a change
   /// equivalent to the value current when it subscribed.
   public func removeDuplicates(
-    by areEquivalent: @escaping @Sendable (Value, Value) -> Bool
+    by areEquivalent: @escaping (Value, Value) -> Bool
   ) -> ReadOnlyProperty<Value> {
     ReadOnlyProperty(
       value: { value },
@@ -99,18 +99,18 @@ private enum Combination {
     _ a: A,
     _ b: B,
     replaying: Bool,
-    _ handler: @escaping @Sendable ((A.Value, B.Value)) -> Void
+    _ handler: @escaping ((A.Value, B.Value)) -> Void
   ) -> any Disposable {
     let latest = Locked(Latest<A.Value, B.Value>())
     let mailbox = SubscriberMailbox<(A.Value, B.Value)>()
-    let deliver: @Sendable ((A.Value, B.Value)?, UInt64) -> Void = { pair, version in
+    let deliver: ((A.Value, B.Value)?, UInt64) -> Void = { pair, version in
       if let pair { mailbox.deliver(pair, version: version, to: handler) }
     }
-    let onFirst: @Sendable (A.Value) -> Void = { value in
+    let onFirst: (A.Value) -> Void = { value in
       let (pair, version, replaced) = latest.withLock { $0.update(first: value) }
       withExtendedLifetime(replaced) { deliver(pair, version) }
     }
-    let onSecond: @Sendable (B.Value) -> Void = { value in
+    let onSecond: (B.Value) -> Void = { value in
       let (pair, version, replaced) = latest.withLock { $0.update(second: value) }
       withExtendedLifetime(replaced) { deliver(pair, version) }
     }

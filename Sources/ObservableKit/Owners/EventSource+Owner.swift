@@ -6,7 +6,7 @@ extension EventSource {
   @discardableResult
   public func observe<Owner: AnyObject>(
     with owner: Owner,
-    _ handler: @escaping @Sendable (Owner, Value) -> Void
+    _ handler: @escaping (Owner, Value) -> Void
   ) -> any Disposable {
     let reference = WeakReference(owner)
     let slot = DisposableSlot()

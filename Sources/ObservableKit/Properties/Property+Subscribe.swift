@@ -12,10 +12,32 @@ extension Property {
   @discardableResult
   public func subscribe(
     _ observer: AnyObject,
-    block: @escaping @Sendable (_ newValue: T, _ oldValue: T) -> Void
+    block: @escaping (_ newValue: T, _ oldValue: T) -> Void
   ) -> any Disposable {
     register(owner: observer, replay: false) { _, update in
       block(update.value, update.oldValue)
+    }
+  }
+
+  /// Calls `block` with `observer`, the new and the old value each time the property is set,
+  /// for as long as `observer` is alive, so the block needs no `[weak self]`.
+  ///
+  /// ```swift
+  /// score.subscribe(self) { scoreboard, newValue, oldValue in
+  ///   scoreboard.lines.append("\(oldValue) → \(newValue)")
+  /// }
+  /// ```
+  ///
+  /// The same as ``subscribe(_:block:)`` otherwise: no replay, `observer` held weakly and
+  /// passed strongly, nothing delivered once its deinit has begun.
+  @discardableResult
+  public func subscribe<Observer: AnyObject>(
+    _ observer: Observer,
+    block: @escaping (Observer, _ newValue: T, _ oldValue: T) -> Void
+  ) -> any Disposable {
+    register(owner: observer, replay: false) { owner, update in
+      // register() passes the owner it checked alive for this call.
+      block(unsafeDowncast(owner!, to: Observer.self), update.value, update.oldValue)
     }
   }
 

@@ -27,7 +27,11 @@
 ///   sequence and ends on the final value.
 /// - Reading ``value`` from a handler is always allowed.
 ///
-/// `Property` is `Sendable` when `T` is.
+/// ## Isolation
+/// A `Property` is not `Sendable`: the compiler keeps it, and the plain closures it calls, in
+/// the isolation domain that made it (a `@MainActor` model's property is notified on the main
+/// actor, and its handlers may touch main-actor state). To share a value across domains, use
+/// ``SharedProperty``.
 public final class Property<T>: PropertySource {
   @usableFromInline let storage: ObserverStorage<PropertyUpdate<T>, PropertyState<T>>
   @usableFromInline let observation: ObservationSupport<T>
@@ -77,7 +81,7 @@ public final class Property<T>: PropertySource {
   ///   registered before it.
   /// - Returns: A disposable that ends this registration. Dropping it does not end it.
   @inlinable
-  public func observe(_ handler: @escaping @Sendable (T) -> Void) -> any Disposable {
+  public func observe(_ handler: @escaping (T) -> Void) -> any Disposable {
     register(replay: true) { _, update in handler(update.value) }
   }
 
@@ -86,7 +90,7 @@ public final class Property<T>: PropertySource {
   /// The same as ``observe(_:)`` minus the replay: a value that was already current when
   /// this method was called is never delivered, even if a set races with the call.
   @inlinable
-  public func observeChanges(_ handler: @escaping @Sendable (T) -> Void) -> any Disposable {
+  public func observeChanges(_ handler: @escaping (T) -> Void) -> any Disposable {
     register(replay: false) { _, update in handler(update.value) }
   }
 
@@ -100,7 +104,7 @@ public final class Property<T>: PropertySource {
   @discardableResult
   public func observe<Owner: AnyObject>(
     with owner: Owner,
-    _ handler: @escaping @Sendable (Owner, T) -> Void
+    _ handler: @escaping (Owner, T) -> Void
   ) -> any Disposable {
     register(owner: owner, replay: true) { owner, update in
       // register() passes the owner it checked alive for this call.
@@ -120,7 +124,7 @@ public final class Property<T>: PropertySource {
   func register(
     owner: AnyObject? = nil,
     replay: Bool,
-    handler: @escaping @Sendable (AnyObject?, PropertyUpdate<T>) -> Void
+    handler: @escaping (AnyObject?, PropertyUpdate<T>) -> Void
   ) -> any Disposable {
     let progress = SubscriberProgress()
     let ownerReference = owner.map(WeakReference.init)
@@ -161,7 +165,6 @@ public final class Property<T>: PropertySource {
   @inlinable public var isObserved: Bool { observerCount > 0 }
 }
 
-extension Property: Sendable where T: Sendable {}
 
 /// What a property delivers to its handlers: one set.
 @usableFromInline

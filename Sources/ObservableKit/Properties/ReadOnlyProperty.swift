@@ -12,9 +12,9 @@
 /// derived value is computed again on each read), and observing it observes the upstream
 /// property. Disposing the subscription releases the whole chain.
 public struct ReadOnlyProperty<Value>: PropertySource {
-  private let read: @Sendable () -> Value
-  private let subscribe: @Sendable (@escaping @Sendable (Value) -> Void) -> any Disposable
-  private let subscribeToChanges: @Sendable (@escaping @Sendable (Value) -> Void) -> any Disposable
+  private let read: () -> Value
+  private let subscribe: (@escaping (Value) -> Void) -> any Disposable
+  private let subscribeToChanges: (@escaping (Value) -> Void) -> any Disposable
 
   /// Creates a read-only property from its three abilities.
   ///
@@ -24,9 +24,9 @@ public struct ReadOnlyProperty<Value>: PropertySource {
   ///     change; returns the disposable that ends it.
   ///   - observeChanges: Registers a handler that hears only later changes.
   public init(
-    value: @escaping @Sendable () -> Value,
-    observe: @escaping @Sendable (@escaping @Sendable (Value) -> Void) -> any Disposable,
-    observeChanges: @escaping @Sendable (@escaping @Sendable (Value) -> Void) -> any Disposable
+    value: @escaping () -> Value,
+    observe: @escaping (@escaping (Value) -> Void) -> any Disposable,
+    observeChanges: @escaping (@escaping (Value) -> Void) -> any Disposable
   ) {
     read = value
     subscribe = observe
@@ -46,12 +46,12 @@ public struct ReadOnlyProperty<Value>: PropertySource {
   public var value: Value { read() }
 
   /// Calls `handler` with the current value at once, then with every change.
-  public func observe(_ handler: @escaping @Sendable (Value) -> Void) -> any Disposable {
+  public func observe(_ handler: @escaping (Value) -> Void) -> any Disposable {
     subscribe(handler)
   }
 
   /// Calls `handler` with every change from now on, without the current value.
-  public func observeChanges(_ handler: @escaping @Sendable (Value) -> Void) -> any Disposable {
+  public func observeChanges(_ handler: @escaping (Value) -> Void) -> any Disposable {
     subscribeToChanges(handler)
   }
 }

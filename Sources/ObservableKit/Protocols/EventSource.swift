@@ -8,14 +8,14 @@
 /// Every source follows the library's <doc:Contracts>: handlers run synchronously on the
 /// notifying thread (unless you ask for a queue), no lock is held while they run, and
 /// disposing a subscription stops its handler.
-public protocol EventSource<Value>: Sendable {
+public protocol EventSource<Value> {
   /// The type of value the source delivers.
   associatedtype Value
 
   /// Registers `handler` to be called with the source's values.
   ///
   /// - Returns: A disposable that ends this registration.
-  func observe(_ handler: @escaping @Sendable (Value) -> Void) -> any Disposable
+  func observe(_ handler: @escaping (Value) -> Void) -> any Disposable
 
   /// Registers `handler` for as long as `owner` is alive, passing the owner in, so the
   /// handler needs no `[weak self]`.
@@ -27,6 +27,6 @@ public protocol EventSource<Value>: Sendable {
   @discardableResult
   func observe<Owner: AnyObject>(
     with owner: Owner,
-    _ handler: @escaping @Sendable (Owner, Value) -> Void
+    _ handler: @escaping (Owner, Value) -> Void
   ) -> any Disposable
 }

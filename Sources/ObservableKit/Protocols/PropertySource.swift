@@ -10,7 +10,7 @@ public protocol PropertySource<Value>: EventSource {
 
   /// Registers `handler` for the values set from now on, without the replay of the current
   /// value that ``EventSource/observe(_:)`` makes.
-  func observeChanges(_ handler: @escaping @Sendable (Value) -> Void) -> any Disposable
+  func observeChanges(_ handler: @escaping (Value) -> Void) -> any Disposable
 }
 
 extension PropertySource {

@@ -1,0 +1,139 @@
+import ObservableKitShims
+
+/// One subscription of the `Sendable` family: a handler that keeps the isolation of the code
+/// that registered it (`@isolated(any)`), called in order, one call at a time.
+///
+/// Where the handler runs:
+/// - **Nonisolated** (registered from nonisolated code): on the notifying thread, before
+///   the notification returns.
+/// - **Main actor**: on the main thread, before the notification returns, when it is made
+///   on the main thread and nothing of this subscription waits; otherwise enqueued to the
+///   main actor, behind what waits.
+/// - **Any other actor**: always enqueued to that actor, in order. The language has no way
+///   to call an `@isolated(any)` function synchronously, and the runtime no way to ask
+///   whether code runs on an arbitrary actor without trapping, so nothing here guesses.
+///
+/// A synchronous call of an `@isolated(any)` function cannot be written in Swift 6.3
+/// (SE-0431 leaves it to a future direction), so the synchronous cases start an immediate
+/// task (SE-0472), which runs on the calling thread up to its first suspension; the drain
+/// below never suspends when it already runs with the handler's isolation. Where immediate
+/// tasks are unavailable (Apple platforms before 26), every call is enqueued instead.
+///
+/// Invariant where the lock is dropped: `isDraining` is set from the moment a drain is
+/// decided until the buffer is found empty under the lock, so one drain at a time calls the
+/// handler and values keep their order. Each drain runs with the handler's own isolation
+/// and takes the next value and the handler under the lock just before the call, which then
+/// starts without suspending; `dispose()` clears the handler under the same lock, so no call
+/// starts after it returns.
+final class IsolatedDelivery<Value: Sendable>: Disposable {
+  /// Calls the user's handler with one value. It runs with the caller's isolation, so it adds
+  /// no hop to the handler's own.
+  typealias Call = nonisolated(nonsending) @Sendable (Value) async -> Void
+
+  private struct State: Sendable {
+    var call: Call?
+    var buffer = DeliveryBuffer<Value>()
+    var isDraining = false
+  }
+
+  private enum Route {
+    case nonisolated
+    case mainActor
+    case actor(ExecutorProxy)
+  }
+
+  private let state: Locked<State>
+  private let route: Route
+  private let upstream = DisposableSlot()
+
+  /// Creates the delivery of `call`, which calls a handler whose isolation is `isolation`.
+  init(isolation: (any Actor)?, call: @escaping Call) {
+    state = Locked(State(call: call))
+    switch isolation {
+    case nil: route = .nonisolated
+    case let actor? where actor === MainActor.shared: route = .mainActor
+    case let actor?: route = .actor(ExecutorProxy(actor))
+    }
+  }
+
+  /// Connects the delivery to the subscription that feeds it.
+  func attach(_ token: any Disposable) {
+    upstream.fill(token)
+  }
+
+  /// Delivers `value` after the values that wait, synchronously where the route allows.
+  func enqueue(_ value: Value) {
+    let startsDrain = state.withLock { state -> Bool in
+      guard state.call != nil else { return false }
+      state.buffer.append(value)
+      defer { state.isDraining = true }
+      return !state.isDraining
+    }
+    if startsDrain { startDrain() }
+  }
+
+  private func startDrain() {
+    switch route {
+    case .nonisolated:
+      if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
+        Task.immediate { await self.drain() }
+      } else {
+        Task { await self.drain() }
+      }
+    case .mainActor:
+      if okit_is_main_thread(), #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
+        Task.immediate { @MainActor in await self.drain() }
+      } else {
+        Task { @MainActor in await self.drain() }
+      }
+    case .actor(let proxy):
+      Task { await proxy.run { _ in await self.drain() } }
+    }
+  }
+
+  /// Calls the handler with each waiting value, in order. It runs with the handler's
+  /// isolation (the caller's), so the await below starts the call without suspending.
+  private func drain(isolation: isolated (any Actor)? = #isolation) async {
+    while let (call, value) = state.withLock({ state -> (Call, Value)? in
+      guard let call = state.call, let value = state.buffer.popFirst() else {
+        state.isDraining = false
+        return nil
+      }
+      return (call, value)
+    }) {
+      await call(value)
+    }
+  }
+
+  func dispose() {
+    upstream.dispose()
+    let released = state.withLock { state in
+      defer {
+        state.call = nil
+        state.buffer = DeliveryBuffer()
+      }
+      return (state.call, state.buffer)
+    }
+    withExtendedLifetime(released) {}
+  }
+
+  var isDisposed: Bool { state.withLock { $0.call == nil } }
+}
+
+/// An actor that runs on another actor's executor, so that code isolated to it runs with that
+/// actor's isolation: the way to enter an actor known only as `any Actor`.
+private actor ExecutorProxy {
+  private let base: any Actor
+
+  init(_ base: any Actor) {
+    self.base = base
+  }
+
+  nonisolated var unownedExecutor: UnownedSerialExecutor {
+    base.unownedExecutor
+  }
+
+  func run(_ operation: @Sendable (isolated ExecutorProxy) async -> Void) async {
+    await operation(self)
+  }
+}

@@ -1,0 +1,30 @@
+/// A FIFO of values waiting for an asynchronous delivery: O(1) append and O(1) pop, so a
+/// backlog of n values drains in O(n), not O(n²) as `removeFirst()` on an array would.
+struct DeliveryBuffer<Value> {
+  private var storage: ContiguousArray<Value> = []
+  private var head = 0
+
+  var isEmpty: Bool { head == storage.count }
+
+  mutating func append(_ value: Value) {
+    storage.append(value)
+  }
+
+  /// Removes and returns the oldest value. The buffer's memory is reclaimed when it empties,
+  /// or once the consumed prefix is at least half of it.
+  mutating func popFirst() -> Value? {
+    guard head < storage.count else { return nil }
+    let value = storage[head]
+    head += 1
+    if head == storage.count {
+      storage.removeAll(keepingCapacity: true)
+      head = 0
+    } else if head >= 32, head * 2 >= storage.count {
+      storage.removeFirst(head)
+      head = 0
+    }
+    return value
+  }
+}
+
+extension DeliveryBuffer: Sendable where Value: Sendable {}

@@ -1,0 +1,42 @@
+extension SharedEventSource {
+  /// Delivers each value transformed by `transform`, which runs on the notifying thread.
+  public func map<Result: Sendable>(
+    _ transform: @escaping @Sendable (Value) -> Result
+  ) -> SharedReadOnlyEvent<Result> {
+    SharedReadOnlyEvent { handler in observeNonisolated { handler(transform($0)) } }
+  }
+
+  /// Delivers only the values for which `isIncluded` returns true.
+  public func filter(_ isIncluded: @escaping @Sendable (Value) -> Bool) -> SharedReadOnlyEvent<Value> {
+    SharedReadOnlyEvent { handler in observeNonisolated { if isIncluded($0) { handler($0) } } }
+  }
+
+  /// Delivers the non-nil results of `transform`.
+  public func compactMap<Result: Sendable>(
+    _ transform: @escaping @Sendable (Value) -> Result?
+  ) -> SharedReadOnlyEvent<Result> {
+    SharedReadOnlyEvent { handler in
+      observeNonisolated { if let result = transform($0) { handler(result) } }
+    }
+  }
+
+  /// Skips a value that `areEquivalent` finds equivalent to the last value delivered; each
+  /// subscription keeps its own last value.
+  public func removeDuplicates(
+    by areEquivalent: @escaping @Sendable (Value, Value) -> Bool
+  ) -> SharedReadOnlyEvent<Value> {
+    SharedReadOnlyEvent { handler in
+      let last = LastValue<Value>()
+      return observeNonisolated { value in
+        if last.replace(with: value, unlessEquivalent: areEquivalent) { handler(value) }
+      }
+    }
+  }
+}
+
+extension SharedEventSource where Value: Equatable {
+  /// Skips a value equal to the last value delivered.
+  public func removeDuplicates() -> SharedReadOnlyEvent<Value> {
+    removeDuplicates(by: ==)
+  }
+}

@@ -1,0 +1,82 @@
+/// Anything of the `Sendable` family that can be observed from any isolation domain:
+/// ``SharedEvent``, ``SharedProperty`` and their read-only views and operator chains.
+///
+/// Its one requirement is the nonisolated registration. Everything else is defined once, on
+/// top of it: ``observe(_:)``, whose handler keeps the caller's isolation, owner-bound
+/// observation, queue and main-actor delivery, ``values``, and the operators.
+///
+/// See ``SharedEvent`` for where and when each kind of handler runs.
+public protocol SharedEventSource<Value>: Sendable {
+  /// The type of value the source delivers.
+  associatedtype Value: Sendable
+
+  /// Registers `handler`, called synchronously on the notifying thread, concurrently when
+  /// notifications come from several threads.
+  ///
+  /// - Returns: A disposable that ends this registration.
+  func observeNonisolated(_ handler: @escaping @Sendable (Value) -> Void) -> any Disposable
+}
+
+/// A ``SharedEventSource`` with a current value, replayed to each new observer.
+public protocol SharedPropertySource<Value>: SharedEventSource {
+  /// The current value.
+  var value: Value { get }
+
+  /// Registers `handler` for the values set from now on, without the replay; see
+  /// ``SharedEventSource/observeNonisolated(_:)``.
+  func observeChangesNonisolated(_ handler: @escaping @Sendable (Value) -> Void) -> any Disposable
+}
+
+extension SharedEventSource {
+  /// Registers `handler` for this source's values. The handler keeps the isolation of the
+  /// code that calls this method: a `@MainActor` class's handler runs on the main actor and
+  /// may touch its state. See ``SharedEvent`` for when each kind of handler runs.
+  ///
+  /// - Returns: A disposable that ends this registration. Dropping it does not end it.
+  public func observe(
+    @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (Value) -> Void
+  ) -> any Disposable {
+    let delivery = IsolatedDelivery<Value>(isolation: handler.isolation) { await handler($0) }
+    delivery.attach(observeNonisolated { delivery.enqueue($0) })
+    return delivery
+  }
+
+  /// Registers `handler` for as long as `owner` is alive, passing the owner in, so the
+  /// handler needs no `[weak self]`. The handler keeps the isolation of the caller.
+  ///
+  /// `owner` is held weakly and passed to the handler strongly; once it has gone, nothing is
+  /// delivered and the next value ends the registration. You need not keep the returned
+  /// disposable.
+  @discardableResult
+  public func observe<Owner: AnyObject & Sendable>(
+    with owner: Owner,
+    @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (Owner, Value) -> Void
+  ) -> any Disposable {
+    let delivery = IsolatedDelivery<(Owner, Value)>(isolation: handler.isolation) { await handler($0.0, $0.1) }
+    let reference = WeakReference(owner)
+    delivery.attach(observeNonisolated { value in
+      guard let owner = reference.object else {
+        delivery.dispose()
+        return
+      }
+      delivery.enqueue((unsafeDowncast(owner, to: Owner.self), value))
+    })
+    OwnerLifetime.bind(delivery, to: owner)
+    return delivery
+  }
+
+  /// A view of this source that others can observe but not notify.
+  public var readOnly: SharedReadOnlyEvent<Value> { SharedReadOnlyEvent(self) }
+}
+
+extension SharedPropertySource {
+  /// Registers `handler` for the values set from now on, without the current value. The
+  /// handler keeps the isolation of the caller, as for ``SharedEventSource/observe(_:)``.
+  public func observeChanges(
+    @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (Value) -> Void
+  ) -> any Disposable {
+    let delivery = IsolatedDelivery<Value>(isolation: handler.isolation) { await handler($0) }
+    delivery.attach(observeChangesNonisolated { delivery.enqueue($0) })
+    return delivery
+  }
+}

@@ -1,0 +1,79 @@
+/// A typed event that may be shared across isolation domains: notify it from any thread,
+/// task or actor, and observe it from any of them.
+///
+/// ```swift
+/// let downloads = SharedEvent<Int>()                 // Sendable: hand it to any task
+///
+/// @MainActor final class ProgressViewModel {
+///   var percent = 0
+///   let bag = DisposeBag()
+///   init(downloads: SharedEvent<Int>) {
+///     downloads.observe { [weak self] in self?.percent = $0 }.disposed(by: bag)
+///   }
+/// }
+/// ```
+///
+/// Use ``ObservableEvent`` when the event and its observers live in one isolation domain (a
+/// model on the main actor, an actor's own state): it takes plain closures and calls them
+/// synchronously. Use `SharedEvent` when the notifying side and the observing side are
+/// different domains.
+///
+/// ## Where and when handlers run
+/// A handler keeps the isolation of the code that registered it:
+/// - Registered from **nonisolated** code, it runs on the notifying thread before
+///   ``notifyObservers(_:)`` returns.
+/// - Registered from the **main actor** (a `@MainActor` class, a new app's default
+///   isolation), it runs on the main actor: before ``notifyObservers(_:)`` returns when that
+///   is called on the main thread and nothing of this subscription waits, otherwise later,
+///   enqueued to the main actor.
+/// - Registered from **another actor**, it is always enqueued to that actor.
+///
+/// Either way the calls of one subscription never overlap and keep the order of the
+/// notifications. A notification that comes while the subscription is being called waits
+/// and is delivered by the thread or actor making the calls, right after the current call.
+/// Once `dispose()` returns, no call starts. Subscriptions run in registration order for each
+/// notification.
+///
+/// A handler that is not synchronous starts a task per call (the language cannot yet call an
+/// `@isolated(any)` closure synchronously); ``observe(on:_:)-(DispatchQueue,_)`` and
+/// ``observe(on:_:)-(MainActor,_)`` are there for code that wants a queue or the main actor
+/// regardless of where it registers.
+///
+/// ## Re-entrancy
+/// A notification made from inside a handler, on the same thread, is queued and delivered
+/// after the current pass, in order, as for ``ObservableEvent``.
+public final class SharedEvent<T: Sendable>: SharedEventSource, @unchecked Sendable {
+  // `event`'s storage lock guards all of its state, and every handler this type registers
+  // on it is @Sendable (it only forwards to a Sendable delivery).
+  private let event = ObservableEvent<T>()
+
+  /// Creates an event with no observers.
+  public init() {}
+
+  /// Delivers `value` to every subscription, in registration order; see the type's
+  /// discussion for where each handler runs.
+  public func notifyObservers(_ value: T) {
+    event.notifyObservers(value)
+  }
+
+  /// Registers `handler`, called synchronously on the notifying thread, concurrently when
+  /// notifications come from several threads: the family's fast path, for nonisolated code.
+  ///
+  /// - Returns: A disposable that ends this registration. Dropping it does not end it.
+  public func observeNonisolated(_ handler: @escaping @Sendable (T) -> Void) -> any Disposable {
+    event.observe(handler)
+  }
+
+  /// The number of live subscriptions.
+  public var observerCount: Int { event.observerCount }
+
+  /// Whether the event has at least one live subscription.
+  public var isObserved: Bool { event.isObserved }
+}
+
+extension SharedEvent where T == Void {
+  /// Notifies the observers of a `Void` event.
+  public func notifyObservers() {
+    notifyObservers(())
+  }
+}

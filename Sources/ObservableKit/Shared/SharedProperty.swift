@@ -1,0 +1,94 @@
+/// A value that may be shared across isolation domains: set it from any thread, task or
+/// actor, and observe it from any of them. It replays its current value to each new
+/// observer and notifies on every set.
+///
+/// ```swift
+/// let connection = SharedProperty(ConnectionState.offline)   // Sendable
+///
+/// @MainActor final class StatusViewModel {
+///   var title = ""
+///   let bag = DisposeBag()
+///   init(connection: SharedProperty<ConnectionState>) {
+///     // Runs now, on the main actor, with the current value; then on every set.
+///     connection.observe { [weak self] in self?.title = "\($0)" }.disposed(by: bag)
+///   }
+/// }
+/// ```
+///
+/// Use ``Property`` when the property and its observers live in one isolation domain: it
+/// takes plain closures. `SharedProperty` keeps the thread-safety contract of ``Property``
+/// (the value is visible before any handler runs, calls never go back in time and end on
+/// the final value) and adds the delivery rules of ``SharedEvent``: each handler keeps the
+/// isolation of the code that registered it. A main-actor observer registered on the main
+/// thread hears the replay before ``SharedEventSource/observe(_:)`` returns.
+public final class SharedProperty<T: Sendable>: SharedPropertySource, @unchecked Sendable {
+  // `property`'s storage lock guards all of its state, and every handler this type registers
+  // on it is @Sendable (it only forwards to a Sendable delivery or handler).
+  private let property: Property<T>
+
+  /// Creates a property holding `initialValue`. Creating it notifies nobody.
+  ///
+  /// - Parameter observationTracking: Whether reads and sets are reported to Swift
+  ///   Observation; see ``Property/init(_:observationTracking:)``.
+  public init(_ initialValue: T, observationTracking: Bool = true) {
+    property = Property(initialValue, observationTracking: observationTracking)
+  }
+
+  /// The current value. Setting it notifies every observer, even if the value is equal.
+  public var value: T {
+    get { property.value }
+    set { property.value = newValue }
+  }
+
+  /// Changes the value in place, atomically; see ``Property/modify(_:)``.
+  @discardableResult
+  public func modify<R>(_ body: (inout T) throws -> R) rethrows -> R {
+    try property.modify(body)
+  }
+
+  /// Registers `handler`, called with the current value at once, then with every later
+  /// value, synchronously on the setting thread: the family's fast path, for nonisolated
+  /// code. Calls never overlap; see ``Property``.
+  public func observeNonisolated(_ handler: @escaping @Sendable (T) -> Void) -> any Disposable {
+    property.observe(handler)
+  }
+
+  /// Registers `handler` for every value set from now on, without the replay, as
+  /// ``observeNonisolated(_:)`` does.
+  public func observeChangesNonisolated(_ handler: @escaping @Sendable (T) -> Void) -> any Disposable {
+    property.observeChanges(handler)
+  }
+
+  /// Calls `block` with the new and the old value each time the property is set, for as
+  /// long as `observer` is alive, passing the observer in. The block keeps the isolation of
+  /// the caller, as for ``SharedEventSource/observe(_:)``; it does not hear the current
+  /// value.
+  ///
+  /// - Returns: A disposable that ends this registration early; ``unsubscribe(_:)`` ends all
+  ///   registrations of `observer` at once.
+  @discardableResult
+  public func subscribe<Observer: AnyObject & Sendable>(
+    _ observer: Observer,
+    @_inheritActorContext block: @escaping @isolated(any) @Sendable (Observer, _ newValue: T, _ oldValue: T) -> Void
+  ) -> any Disposable {
+    let delivery = IsolatedDelivery<(Observer, T, T)>(isolation: block.isolation) {
+      await block($0.0, $0.1, $0.2)
+    }
+    delivery.attach(property.register(owner: observer, replay: false) { owner, update in
+      // register() passes the owner it checked alive for this call.
+      delivery.enqueue((unsafeDowncast(owner!, to: Observer.self), update.value, update.oldValue))
+    })
+    return delivery
+  }
+
+  /// Ends every registration bound to `observer`.
+  public func unsubscribe(_ observer: AnyObject) {
+    property.unsubscribe(observer)
+  }
+
+  /// The number of live subscriptions.
+  public var observerCount: Int { property.observerCount }
+
+  /// Whether the property has at least one live subscription.
+  public var isObserved: Bool { property.isObserved }
+}
