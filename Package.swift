@@ -25,6 +25,8 @@ let package = Package(
       dependencies: ["ObservableKit", "TestSupport"],
       swiftSettings: [.swiftLanguageMode(.v5)]
     ),
+    // Swift 6 mode: the isolation API as users write it, both families.
+    .testTarget(name: "IsolationTests", dependencies: ["ObservableKit", "TestSupport"]),
     .testTarget(name: "ObservableTests", dependencies: ["Observable", "TestSupport"]),
   ],
   swiftLanguageModes: [.v6]

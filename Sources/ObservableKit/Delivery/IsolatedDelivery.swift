@@ -1,14 +1,13 @@
-import ObservableKitShims
-
 /// One subscription of the `Sendable` family: a handler that keeps the isolation of the code
 /// that registered it (`@isolated(any)`), called in order, one call at a time.
 ///
 /// Where the handler runs:
 /// - **Nonisolated** (registered from nonisolated code): on the notifying thread, before
 ///   the notification returns.
-/// - **Main actor**: on the main thread, before the notification returns, when it is made
-///   on the main thread and nothing of this subscription waits; otherwise enqueued to the
-///   main actor, behind what waits.
+/// - **Main actor**: before the notification returns when it is made on the main actor and
+///   nothing of this subscription waits; otherwise enqueued to the main actor, behind what
+///   waits. The runtime tells whether the caller runs on the main actor (an immediate task
+///   isolated to it starts at once exactly then), so nothing is guessed from the thread.
 /// - **Any other actor**: always enqueued to that actor, in order. The language has no way
 ///   to call an `@isolated(any)` function synchronously, and the runtime no way to ask
 ///   whether code runs on an arbitrary actor without trapping, so nothing here guesses.
@@ -81,7 +80,7 @@ final class IsolatedDelivery<Value: Sendable>: Disposable {
         Task { await self.drain() }
       }
     case .mainActor:
-      if okit_is_main_thread(), #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
+      if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
         Task.immediate { @MainActor in await self.drain() }
       } else {
         Task { @MainActor in await self.drain() }

@@ -1,15 +1,18 @@
 import Dispatch
-import ObservableKitShims
 
 /// One subscription whose handler runs on the main actor: synchronously when the value
-/// arrives on the main thread and nothing of this subscription waits, otherwise through the
-/// main queue, in order.
+/// arrives on the main actor and nothing of this subscription waits, otherwise enqueued to
+/// the main actor, in order.
 ///
-/// Invariant where the lock is dropped: `isDraining` is set from the moment a call or a
-/// drain is decided until the buffer is found empty under the lock, so at most one caller
-/// (a synchronous call followed by its drain, or a drain on the main queue) calls the handler
-/// at a time, and a value that arrives meanwhile waits in the buffer behind the ones before
-/// it. `dispose()` clears the handler under the same lock, so no call starts after it returns.
+/// "On the main actor" is asked of the runtime, not guessed from the thread: a drain starts
+/// as an immediate task isolated to the main actor (SE-0472), which runs before `enqueue`
+/// returns when the caller already runs there, and is enqueued otherwise. Where immediate
+/// tasks are unavailable (Apple platforms before 26), the drain goes through the main queue.
+///
+/// Invariant where the lock is dropped: `isDraining` is set from the moment a drain is
+/// decided until the buffer is found empty under the lock, so one drain at a time calls the
+/// handler, and a value that arrives meanwhile waits in the buffer behind the ones before it.
+/// `dispose()` clears the handler under the same lock, so no call starts after it returns.
 final class MainActorDelivery<Value: Sendable>: Disposable {
   typealias Handler = @MainActor (Value) -> Void
 
@@ -18,12 +21,6 @@ final class MainActorDelivery<Value: Sendable>: Disposable {
     var handler: Handler?
     var buffer = DeliveryBuffer<Value>()
     var isDraining = false
-  }
-
-  private enum Start {
-    case none
-    case callNow(Handler)
-    case scheduleDrain
   }
 
   private let state: Locked<State>
@@ -38,33 +35,24 @@ final class MainActorDelivery<Value: Sendable>: Disposable {
     upstream.fill(token)
   }
 
-  /// Delivers `value`: at once on the main thread if nothing waits, else after what waits.
+  /// Delivers `value`: at once on the main actor if nothing waits, else after what waits.
   func enqueue(_ value: Value) {
-    let onMainThread = okit_is_main_thread()
-    let start = state.withLock { state -> Start in
-      guard let handler = state.handler else { return .none }
-      if state.isDraining {
-        state.buffer.append(value)
-        return .none
-      }
-      state.isDraining = true
-      // Not draining means the buffer is empty: nothing of this subscription waits.
-      if onMainThread { return .callNow(handler) }
+    let startsDrain = state.withLock { state -> Bool in
+      guard state.handler != nil else { return false }
       state.buffer.append(value)
-      return .scheduleDrain
+      defer { state.isDraining = true }
+      return !state.isDraining
     }
-    switch start {
-    case .none:
-      break
-    case .callNow(let handler):
-      MainActor.assumeIsolated { handler(value) }
-      drain()
-    case .scheduleDrain:
-      DispatchQueue.main.async { self.drain() }
+    guard startsDrain else { return }
+    if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
+      Task.immediate { @MainActor in self.drain() }
+    } else {
+      DispatchQueue.main.async { MainActor.assumeIsolated { self.drain() } }
     }
   }
 
-  /// Calls the handler for each waiting value, in order; runs on the main thread.
+  /// Calls the handler for each waiting value, in order.
+  @MainActor
   private func drain() {
     while let (handler, value) = state.withLock({ state -> (Handler, Value)? in
       guard let handler = state.handler, let value = state.buffer.popFirst() else {
@@ -73,7 +61,7 @@ final class MainActorDelivery<Value: Sendable>: Disposable {
       }
       return (handler, value)
     }) {
-      MainActor.assumeIsolated { handler(value) }
+      handler(value)
     }
   }
 

@@ -129,10 +129,6 @@ static inline void okit_set_current_frame(void *_Nullable frame) { okit_frame = 
 void okit_live_subscriptions_add(int64_t delta);
 int64_t okit_live_subscriptions(void);
 
-/// Whether the calling thread is the process's main thread, the one the main actor runs on.
-/// Never traps; false where the platform cannot tell (Windows), so callers then enqueue.
-bool okit_is_main_thread(void);
-
 #pragma clang assume_nonnull end
 
 #endif
