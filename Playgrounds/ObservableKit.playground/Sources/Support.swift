@@ -14,30 +14,6 @@ public func example(_ title: String, _ body: () throws -> Void) rethrows {
   print()
 }
 
-/// A value guarded by a lock, for state that handlers on any thread read and change.
-public final class Shared<Value>: @unchecked Sendable {
-  // `storedValue` is only touched with `lock` held.
-  private let lock = NSLock()
-  private var storedValue: Value
-
-  public init(_ value: Value) {
-    storedValue = value
-  }
-
-  /// The current value.
-  public var value: Value {
-    withLock { $0 }
-  }
-
-  /// Runs `body` with exclusive access to the value.
-  @discardableResult
-  public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-    lock.lock()
-    defer { lock.unlock() }
-    return try body(&storedValue)
-  }
-}
-
 /// Runs `body` in a task and blocks the calling thread until the task has finished, so that
 /// a page prints in order. `body` must not need the main actor: the main thread is waiting.
 public func runAsync(_ body: @escaping @Sendable () async -> Void) {

@@ -1,5 +1,5 @@
 /*:
- [Previous: the thread-safe class and ObservableThread](@previous)
+ [Previous: threads](@previous)
 
  # A small app model
 

@@ -51,30 +51,55 @@ example("Disposing drops queued values") {
 
 /*:
  `observe(on: MainActor.shared)` takes a `@MainActor` handler, so it may touch UI state
- without `MainActor.assumeIsolated`. Values are delivered through the main queue, which an
- app runs all the time; here `runMainQueue(until:)` runs it until the values arrived.
+ without `MainActor.assumeIsolated`. A value notified on the main thread is delivered at
+ once, before `notifyObservers` returns, when nothing of the subscription is waiting: a label
+ is up to date on the very next line.
  */
-example("observe(on: MainActor.shared)") {
+example("observe(on: MainActor.shared) on the main thread") {
   let scores = ObservableEvent<Int>()
-  let delivered = Shared(0)
+  var label = ""
   let token = scores.observe(on: MainActor.shared) { score in
-    print("the label shows \(score); on the main thread: \(Thread.isMainThread)")
-    delivered.withLock { $0 += 1 }
+    label = "\(score) points"
   }
   scores.notifyObservers(10)
-  scores.notifyObservers(20)
-  print("delivered before the main queue ran:", delivered.value)
-  runMainQueue(until: { delivered.value == 2 })
+  print("right after notifyObservers, the label shows", label)
+  token.dispose()
+}
+
+/*:
+ A value notified on another thread goes through the main queue, which an app runs all the
+ time; here `runMainQueue(until:)` runs it. A value that comes while others wait goes
+ behind them, even on the main thread, so the label never goes back in time. Notifying from
+ another thread takes a `SharedEvent`, the event made for sharing.
+ */
+example("observe(on: MainActor.shared) from another thread") {
+  let scores = SharedEvent<Int>()
+  var label = ""
+  let token = scores.observe(on: MainActor.shared) { score in
+    label = "\(score) points"
+    print("the label shows \(label); on the main thread: \(Thread.isMainThread)")
+  }
+  let worker = makeQueue(named: "worker")
+  let sent = DispatchSemaphore(value: 0)
+  worker.async {
+    scores.notifyObservers(20)
+    sent.signal()
+  }
+  sent.wait()
+  scores.notifyObservers(30)  // on the main thread, but 20 is waiting: 30 goes behind it
+  print("before the main queue ran, the label shows \"\(label)\"")
+  runMainQueue(until: { label == "30 points" })
   token.dispose()
 }
 
 /*:
  `values` is an async sequence. The subscription starts when a loop starts and ends when
  the loop ends or its task is cancelled. A property's sequence starts with its current value.
+ The property lives in the task that loops over it.
  */
 example("for await over a property") {
-  let level = Property(0)
   runAsync {
+    let level = Property(0)
     for await value in level.values {
       print("level", value)
       if value < 3 {
@@ -90,8 +115,8 @@ example("for await over a property") {
 //: An iterator subscribes when it is made. By default every value is buffered until it is
 //: read; `bufferingNewest(1)` keeps only the latest.
 example("Buffering") {
-  let scores = ObservableEvent<Int>()
   runAsync {
+    let scores = ObservableEvent<Int>()
     var everyScore = scores.values.makeAsyncIterator()
     var latestScore = scores.values(bufferingPolicy: .bufferingNewest(1)).makeAsyncIterator()
     for score in [10, 20, 30] {

@@ -78,7 +78,7 @@ example("The source goes away") {
  Disposing releases the handler at once, and with it whatever the handler captured: here a
  `Resource` that reports its own deinit.
  */
-final class Resource: Sendable {
+final class Resource {
   deinit {
     print("the resource the handler captured is released")
   }
@@ -109,12 +109,11 @@ example("A disposed bag") {
 //: A handler may end its own subscription; the pass in progress does not call it again.
 example("A handler that disposes itself") {
   let ticks = ObservableEvent<Int>()
-  let own = Shared<(any Disposable)?>(nil)
-  let token = ticks.observe { tick in
+  var token: (any Disposable)?
+  token = ticks.observe { tick in
     print("heard", tick, "- and that is enough")
-    own.value?.dispose()
+    token?.dispose()
   }
-  own.withLock { $0 = token }
   ticks.notifyObservers(1)
   ticks.notifyObservers(2)
   print("observers:", ticks.observerCount)

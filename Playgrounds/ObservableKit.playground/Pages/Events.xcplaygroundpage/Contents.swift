@@ -7,6 +7,10 @@
  `observe` returns a `Disposable`: dispose it when you no longer want to hear from the
  event. The next page shows how a `DisposeBag` does that for you.
 
+ An `ObservableEvent` stays where it was made (here, on the page's main actor), so its
+ handlers are plain closures that may change your local variables. To share an event across
+ threads, use a `SharedEvent`: see the Threads page.
+
  [Next: dispose bags and lifetimes](@next)
  */
 import ObservableKit
@@ -78,18 +82,17 @@ example("Notifying from inside a handler") {
 //: A handler registered from inside a handler first hears the next notification.
 example("Observing from inside a handler") {
   let ticks = ObservableEvent<Int>()
-  let late = Shared<(any Disposable)?>(nil)
+  var late: (any Disposable)?
   let early = ticks.observe { tick in
     print("early handler hears", tick)
-    if late.value == nil {
-      let token = ticks.observe { print("late handler hears", $0) }
-      late.withLock { $0 = token }
+    if late == nil {
+      late = ticks.observe { print("late handler hears", $0) }
     }
   }
   ticks.notifyObservers(1)
   ticks.notifyObservers(2)
   early.dispose()
-  late.value?.dispose()
+  late?.dispose()
 }
 
 //: [Next: dispose bags and lifetimes](@next)

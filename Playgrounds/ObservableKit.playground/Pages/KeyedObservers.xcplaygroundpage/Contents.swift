@@ -7,7 +7,7 @@
  only for changes to those keys. `KeyedObservableClass<String>` has `String` keys; the key
  type is checked by the compiler.
 
- [Next: the thread-safe class and ObservableThread](@next)
+ [Next: threads](@next)
  */
 import Observable
 
@@ -123,4 +123,4 @@ example("Several keys in one pass") {
   }
 }
 
-//: [Next: the thread-safe class and ObservableThread](@next)
+//: [Next: threads](@next)

@@ -53,9 +53,25 @@ example("subscribe lasts as long as the observer") {
   print("observers after:", volume.observerCount)
 }
 
+//: A block with three parameters receives the observer too, so it needs no `[weak self]`.
+final class PortLog {
+  var lines: [String] = []
+}
+
+example("subscribe with the observer passed in") {
+  let port = Property(8000)
+  let log = PortLog()
+  port.subscribe(log) { log, newValue, oldValue in
+    log.lines.append("\(oldValue) → \(newValue)")
+  }
+  port <~ 8080
+  port <~ 8443
+  print(log.lines)
+}
+
 /*:
- `observeChanges` is `observe` without the first call. `modify` changes the value in place,
- atomically: no set from another thread can slip in between its read and its write.
+ `observeChanges` is `observe` without the first call. `modify` changes the value in place
+ and notifies once, as a set does.
  */
 example("observeChanges and modify") {
   let counter = Property(0)

@@ -1,32 +1,121 @@
 /*:
  [Previous: keyed observers](@previous)
 
- # The thread-safe class and ObservableThread
+ # Threads
 
- Every class of the `Observable` library may be used from any thread: adding, removing and
- notifying never wait for observers, and no lock is held while observers run.
- `ObservableThreadSafeClass` says so in its name. `ObservableThread` is an observable that
- runs its own `main()` on a thread of its own, and calls its observers there.
+ `ObservableEvent` and `Property` stay in the isolation domain that made them, and the
+ compiler keeps them there. To notify from one thread and observe from another, use their
+ `Sendable` siblings, `SharedEvent` and `SharedProperty`. A handler given to their `observe`
+ keeps the isolation of the code that registers it:
+
+ - registered on the **main actor** (as the code of this page is), it runs on the main
+   actor: at once when the value comes on the main thread and nothing of the subscription is
+   waiting, otherwise through the main queue, in order;
+ - registered on **another actor**, it is always enqueued to that actor;
+ - registered with **`observeNonisolated`**, it runs on the notifying thread, before
+   `notifyObservers` returns.
+
+ The `Observable` library's classes may be used from any thread too: see
+ `ObservableThreadSafeClass` and `ObservableThread` below.
 
  [Next: a small app model](@next)
  */
 import Foundation
-import Observable
+import Observable  // brings ObservableKit along
+
+//: An actor that follows a download. Its handler runs on the actor, so it may change the
+//: actor's state without a lock.
+actor DownloadLog {
+  private(set) var heard: [Int] = []
+  private let bag = DisposeBag()
+  private let finished = DispatchSemaphore(value: 0)
+
+  func follow(_ progress: SharedEvent<Int>) {
+    progress.observe { percent in
+      self.heard.append(percent)  // on the actor: no await, no lock
+      if percent == 100 { self.finished.signal() }
+    }.disposed(by: bag)
+  }
+
+  /// Blocks the calling thread until the actor has heard 100%.
+  nonisolated func waitUntilFinished() {
+    finished.wait()
+  }
+}
 
 /*:
+ One `SharedEvent`, three handlers. The worker's 50% reaches the main-actor handler through
+ the main queue; the main thread's 100% reaches it at once. The actor hears both, later.
+ */
+example("Where each handler runs") {
+  let progress = SharedEvent<Int>()  // Sendable: any thread may notify it
+  let bag = DisposeBag()
+  var shown: [Int] = []  // main-actor state: a plain local
+  progress.observe { percent in
+    shown.append(percent)
+    print("main-actor handler: \(percent)%, on the main thread: \(Thread.isMainThread)")
+  }.disposed(by: bag)
+  progress.observeNonisolated { percent in
+    let place = currentQueueName.map { "the \($0) queue" } ?? "the main thread"
+    print("nonisolated handler: \(percent)%, on \(place)")
+  }.disposed(by: bag)
+  let log = DownloadLog()
+  runAsync { await log.follow(progress) }
+
+  let worker = makeQueue(named: "worker")
+  let sent = DispatchSemaphore(value: 0)
+  worker.async {
+    progress.notifyObservers(50)
+    sent.signal()
+  }
+  sent.wait()
+  print("the main-actor handler waits for the main queue; shown:", shown)
+  runMainQueue(until: { shown == [50] })
+
+  progress.notifyObservers(100)  // on the main thread, with nothing waiting: at once
+  print("notifyObservers has returned; shown:", shown)
+  log.waitUntilFinished()
+  runAsync { print("the actor heard", await log.heard) }
+}
+
+/*:
+ A `SharedProperty` may be set from any thread. `modify` is atomic: no set from another
+ thread is lost between its read and its write. Each observer's calls never overlap, never
+ go back in time, and end on the final value.
+ */
+example("A SharedProperty set from eight threads") {
+  let downloaded = SharedProperty(0)
+  var shown = 0
+  let token = downloaded.observe { shown = $0 }  // on the main actor
+  DispatchQueue.concurrentPerform(iterations: 8) { _ in
+    for _ in 0..<100 {
+      downloaded.modify { $0 += 1 }
+    }
+  }
+  runMainQueue(until: { shown == downloaded.value })
+  print("downloaded: \(downloaded.value), shown: \(shown)")
+  token.dispose()
+}
+
+/*:
+ Every class of the `Observable` library may be used from any thread: adding, removing and
+ notifying never wait for observers, and no lock is held while observers run.
+ `ObservableThreadSafeClass` says so in its name.
+
  The base classes are not `Sendable`, so that subclasses written as in Flowduino's README
  compile without warnings. A subclass shared across threads restates the conformance, and
- with it vouches for the state it adds: here, a count kept in a `Shared` box.
+ with it vouches for the state it adds: here, counts kept in a `SharedProperty`, whose
+ `modify` is atomic.
  */
 protocol InventoryObserver: AnyObject {
   func stockChanged(item: String, count: Int)
 }
 
 final class Inventory: ObservableThreadSafeClass, @unchecked Sendable {
-  private let counts = Shared<[String: Int]>([:])
+  private let counts = SharedProperty<[String: Int]>([:])
 
   func add(_ amount: Int, of item: String) {
-    let count = counts.withLock { counts in
+    let count = counts.modify { counts in
       counts[item, default: 0] += amount
       return counts[item]!
     }
@@ -41,10 +130,10 @@ final class Inventory: ObservableThreadSafeClass, @unchecked Sendable {
 }
 
 final class StockCounter: InventoryObserver, Sendable {
-  let calls = Shared(0)
+  let calls = SharedProperty(0)
 
   func stockChanged(item: String, count: Int) {
-    calls.withLock { $0 += 1 }
+    calls.modify { $0 += 1 }
   }
 }
 
