@@ -1,0 +1,29 @@
+// swift-tools-version: 6.2
+// Code written the way users of ObservableKit write it, built in Swift 6 mode with warnings
+// as errors and run by scripts/check-consumers.sh, which compares what each program prints
+// with Expected/<Target>.txt.
+import PackageDescription
+
+let observableKit: Target.Dependency = .product(name: "ObservableKit", package: "ObservableKit")
+
+let package = Package(
+  name: "Consumers",
+  platforms: [.macOS(.v13), .iOS(.v16)],
+  dependencies: [.package(name: "ObservableKit", path: "..")],
+  targets: [
+    // Plain nonisolated code: confined events and properties, called synchronously.
+    .executableTarget(name: "NonisolatedUse", dependencies: [observableKit]),
+    // @MainActor view models.
+    .executableTarget(name: "MainActorUse", dependencies: [observableKit]),
+    // The same view models without annotations, under the settings of a new app target.
+    .executableTarget(
+      name: "AppDefaultsUse",
+      dependencies: [observableKit],
+      swiftSettings: [
+        .defaultIsolation(MainActor.self),
+        .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
+        .enableUpcomingFeature("InferIsolatedConformances"),
+      ]
+    ),
+  ]
+)

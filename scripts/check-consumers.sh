@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# Checks the library as its users write code, in Swift 6 mode. Run it from anywhere:
+#
+#   bash scripts/check-consumers.sh            build, run and compare, then the compile checks
+#   bash scripts/check-consumers.sh --record   write what each program prints to Expected/
+#
+# 1. Builds Consumers/, a package that depends on this one by path, with warnings as errors.
+# 2. Checks that AppDefaultsUse is MainActorUse without its @MainActor annotations.
+# 3. Runs each executable of Consumers/Sources and compares what it prints with
+#    Consumers/Expected/<Target>.txt.
+# 4. Compiles each file of Consumers/CompileFail on its own against the built ObservableKit
+#    module: it must fail, every error must be a concurrency one, and the errors must be on
+#    exactly the lines marked "// expected: data race". Each file of Consumers/CompilePass
+#    must compile with the same command. The command emits SIL, not just -typecheck: the
+#    region checks behind "sending ... risks causing data races" run on SIL.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+package=Consumers
+scratch=$package/.build
+marker='// expected: data race'
+concurrency='sendable|sending|data race'
+
+die() { printf 'check-consumers.sh: %s\n' "$*" >&2; exit 2; }
+
+record=false
+case ${1:-} in
+  '') ;;
+  --record) record=true ;;
+  *) die "unknown option $1 (try --record)" ;;
+esac
+
+failed=()
+ok() { echo "ok   $*"; }
+fail() { echo "FAIL $*"; failed+=("${1%%:*}"); }
+
+echo "Building $package with warnings as errors (the first build also builds ObservableKit) ..." >&2
+swift build --package-path "$package" --scratch-path "$scratch" -Xswiftc -warnings-as-errors >&2 ||
+  { echo "FAIL build: $package does not build without warnings (see above)"; exit 1; }
+ok "build: $package builds in Swift 6 mode without warnings"
+bin=$(swift build --package-path "$package" --scratch-path "$scratch" --show-bin-path)
+
+# The two view-model targets must not drift apart.
+drift=false
+for file in "$package"/Sources/MainActorUse/*.swift; do
+  copy=$package/Sources/AppDefaultsUse/${file##*/}
+  if [ ! -f "$copy" ] || ! diff -u --label "$file without @MainActor" --label "$copy" \
+    <(sed 's/@MainActor //g' "$file") "$copy"; then
+    drift=true
+  fi
+done
+if [ "$drift" = true ] ||
+  [ "$(ls "$package"/Sources/MainActorUse)" != "$(ls "$package"/Sources/AppDefaultsUse)" ]; then
+  fail "AppDefaultsUse: differs from MainActorUse without @MainActor (diff above)"
+else
+  ok "AppDefaultsUse: MainActorUse without @MainActor"
+fi
+
+# Runs an executable with a time limit where the system offers one: a hang fails.
+run_target() {
+  if command -v timeout >/dev/null 2>&1; then timeout 60 "$bin/$1"; else "$bin/$1"; fi
+}
+
+targets=()
+for dir in "$package"/Sources/*/; do targets+=("$(basename "$dir")"); done
+for target in "${targets[@]}"; do
+  expected=$package/Expected/$target.txt
+  actual=$(mktemp)
+  status=0
+  run_target "$target" >"$actual" || status=$?
+  if [ "$status" -ne 0 ]; then
+    fail "$target: exited with status $status"
+  elif [ "$record" = true ]; then
+    cp "$actual" "$expected"
+    ok "$target: recorded $expected"
+  elif [ ! -f "$expected" ]; then
+    fail "$target: $expected does not exist (bash scripts/check-consumers.sh --record)"
+  elif diff -u --label "$expected" --label "$target (actual)" "$expected" "$actual"; then
+    ok "$target: prints $expected"
+  else
+    fail "$target: its output differs from $expected (diff above)"
+  fi
+  rm -f "$actual"
+done
+for file in "$package"/Expected/*.txt; do
+  [ -e "$file" ] || continue
+  printf '%s\n' "${targets[@]}" | grep -qxF "$(basename "$file" .txt)" ||
+    fail "$file: belongs to no target; delete it"
+done
+
+# One file, compiled on its own against the ObservableKit module just built.
+compile() {
+  swiftc -swift-version 6 -warnings-as-errors -diagnostic-style llvm -emit-sil -o /dev/null \
+    -I "$bin/Modules" -I "$bin" -Xcc -fmodule-map-file="$bin/ObservableKitShims.build/module.modulemap" \
+    -module-cache-path "$scratch/compile-checks-cache" "$1" 2>&1
+}
+
+for file in "$package"/CompilePass/*.swift; do
+  name=$(basename "$file" .swift)
+  if output=$(compile "$file"); then
+    ok "$name: compiles"
+  else
+    printf '%s\n' "$output"
+    fail "$name: does not compile (errors above)"
+  fi
+done
+
+cases=0
+for file in "$package"/CompileFail/*.swift; do
+  name=$(basename "$file" .swift)
+  cases=$((cases + 1))
+  if output=$(compile "$file"); then
+    fail "$name: compiles, but must fail with a data-race diagnostic"
+    continue
+  fi
+  errors=$(grep -E ': error: ' <<<"$output" || true)
+  others=$(grep -viE "$concurrency" <<<"$errors" || true)
+  # Line numbers, one per line: where the errors are, and where the file expects them.
+  found=$(sed -nE 's/^[^:]*:([0-9]+):[0-9]+: error: .*/\1/p' <<<"$errors" | sort -un)
+  marked=$({ grep -nF -- "$marker" "$file" || true; } | cut -d: -f1 | sort -un)
+  if [ -z "$errors" ] || [ -n "$others" ]; then
+    printf '%s\n' "$output"
+    fail "$name: fails, but not only with concurrency diagnostics (above)"
+  elif [ -z "$marked" ] || [ "$found" != "$marked" ]; then
+    printf '%s\n' "$output"
+    fail "$name: errors on lines [$(echo $found)], but \"$marker\" on lines [$(echo $marked)]"
+  else
+    ok "$name: fails to compile: $(sed -E 's/^[^:]*:([0-9]+):[0-9]+: error: /line \1: /' <<<"$errors" | head -1)"
+  fi
+done
+[ "$cases" -gt 0 ] || fail "CompileFail: no cases in $package/CompileFail"
+
+if [ ${#failed[@]} -gt 0 ]; then
+  printf '\ncheck-consumers.sh: failed: %s\n' "${failed[*]}" >&2
+  exit 1
+fi
+echo "check-consumers.sh: all checks passed"
