@@ -30,15 +30,18 @@ FILE = re.compile(r"^[^.]+\.[^.]+\.(?P<name>.+)\.(?P<metric>[A-Za-z]+)\.histogra
 UNIT_NAMES = OrderedDict(
     [
         ("S1 ", "delivery"),
+        ("S1s ", "delivery"),
         ("S2 ", "delivery"),
         ("S3a ", "cycle"),
         ("S3b ", "pair"),
+        ("S3s ", "cycle"),
         ("S4 ", "disposal"),
         ("S5 ", "entry"),
         ("S6 withObservers", "delivery"),
         ("S6 keyed", "keyed delivery"),
         ("S7 ", "delivery"),
         ("S8 ", "live sub"),
+        ("S8s ", "live sub"),
     ]
 )
 
@@ -90,7 +93,7 @@ def sort_key(scenario):
 
 
 def field_of(scenario):
-    return "bytes" if scenario.startswith("S8 ") else "time"
+    return "bytes" if scenario.startswith(("S8 ", "S8s ")) else "time"
 
 
 class Runs:

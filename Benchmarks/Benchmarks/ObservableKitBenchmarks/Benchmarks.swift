@@ -14,4 +14,5 @@ let benchmarks: @Sendable () -> Void = {
   registerCompat()
   registerContended()
   registerMemory()
+  registerSharedFamily()
 }

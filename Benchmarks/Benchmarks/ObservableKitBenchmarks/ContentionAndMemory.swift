@@ -94,6 +94,11 @@ func registerMemory() {
     for token in tokens { token.dispose() }
   })
 
+  registerMemoryAnchors(scenario, count: count, sink: sink)
+}
+
+/// The baseline and OpenCombine rows of a memory scenario like 8.
+func registerMemoryAnchors(_ scenario: String, count: Int, sink: Sink) {
   register(scenario, units: count, .baseline, maxIterations: 20, closure: { benchmark in
     let event = BaselineEvent<Int>()
     var ids: [UInt64] = []

@@ -34,39 +34,46 @@ func registerNotify() {
       }, teardown: state.reset)
     }
 
-    do {
-      let state = Lazy { () -> (BaselineEvent<Int>, Sink) in
-        let event = BaselineEvent<Int>()
-        let sink = Sink()
-        for _ in 0..<observers { _ = event.add(makeHandler(sink)) }
-        return (event, sink)
-      }
-      register(scenario, units: deliveriesPerIteration, .baseline, closure: { _ in
-        let (event, sink) = state.value
-        sink.total = 0
-        for value in 0..<notifies {
-          event.notify(value)
-        }
-        expect(sink, expected)
-      }, teardown: state.reset)
-    }
+    registerNotifyAnchors(scenario, observers: observers)
+  }
+}
 
-    do {
-      let state = Lazy { () -> (PassthroughSubject<Int, Never>, Sink, [AnyCancellable]) in
-        let subject = PassthroughSubject<Int, Never>()
-        let sink = Sink()
-        let cancellables = (0..<observers).map { _ in subject.sink(receiveValue: makeHandler(sink)) }
-        return (subject, sink, cancellables)
-      }
-      register(scenario, units: deliveriesPerIteration, .openCombine, closure: { _ in
-        let (subject, sink, _) = state.value
-        sink.total = 0
-        for value in 0..<notifies {
-          subject.send(value)
-        }
-        expect(sink, expected)
-      }, teardown: state.reset)
+/// The baseline and OpenCombine rows of a notify scenario with `observers` observers.
+func registerNotifyAnchors(_ scenario: String, observers: Int) {
+  let notifies = deliveriesPerIteration / observers
+  let expected = observers * triangle(notifies)
+  do {
+    let state = Lazy { () -> (BaselineEvent<Int>, Sink) in
+      let event = BaselineEvent<Int>()
+      let sink = Sink()
+      for _ in 0..<observers { _ = event.add(makeHandler(sink)) }
+      return (event, sink)
     }
+    register(scenario, units: deliveriesPerIteration, .baseline, closure: { _ in
+      let (event, sink) = state.value
+      sink.total = 0
+      for value in 0..<notifies {
+        event.notify(value)
+      }
+      expect(sink, expected)
+    }, teardown: state.reset)
+  }
+
+  do {
+    let state = Lazy { () -> (PassthroughSubject<Int, Never>, Sink, [AnyCancellable]) in
+      let subject = PassthroughSubject<Int, Never>()
+      let sink = Sink()
+      let cancellables = (0..<observers).map { _ in subject.sink(receiveValue: makeHandler(sink)) }
+      return (subject, sink, cancellables)
+    }
+    register(scenario, units: deliveriesPerIteration, .openCombine, closure: { _ in
+      let (subject, sink, _) = state.value
+      sink.total = 0
+      for value in 0..<notifies {
+        subject.send(value)
+      }
+      expect(sink, expected)
+    }, teardown: state.reset)
   }
 }
 

@@ -28,26 +28,7 @@ func registerChurn() {
       }
       expect(sink, expected)
     })
-    register(scenario, units: cycles, .baseline, closure: { _ in
-      sink.total = 0
-      for value in 0..<cycles {
-        let event = BaselineEvent<Int>()
-        let id = event.add(makeHandler(sink))
-        event.notify(value)
-        event.remove(id)
-      }
-      expect(sink, expected)
-    })
-    register(scenario, units: cycles, .openCombine, closure: { _ in
-      sink.total = 0
-      for value in 0..<cycles {
-        let subject = PassthroughSubject<Int, Never>()
-        let cancellable = subject.sink(receiveValue: makeHandler(sink))
-        subject.send(value)
-        cancellable.cancel()
-      }
-      expect(sink, expected)
-    })
+    registerChurnAnchors(scenario, sink: sink)
   }
 
   do {
@@ -199,4 +180,30 @@ func registerDisposeBag() {
       cancellables.removeAll()
     }, teardown: subject.reset)
   }
+}
+
+/// The baseline and OpenCombine rows of a churn scenario like 3a.
+func registerChurnAnchors(_ scenario: String, sink: Sink) {
+  let cycles = churnPerIteration
+  let expected = triangle(cycles)
+  register(scenario, units: cycles, .baseline, closure: { _ in
+    sink.total = 0
+    for value in 0..<cycles {
+      let event = BaselineEvent<Int>()
+      let id = event.add(makeHandler(sink))
+      event.notify(value)
+      event.remove(id)
+    }
+    expect(sink, expected)
+  })
+  register(scenario, units: cycles, .openCombine, closure: { _ in
+    sink.total = 0
+    for value in 0..<cycles {
+      let subject = PassthroughSubject<Int, Never>()
+      let cancellable = subject.sink(receiveValue: makeHandler(sink))
+      subject.send(value)
+      cancellable.cancel()
+    }
+    expect(sink, expected)
+  })
 }

@@ -45,13 +45,14 @@
 public final class SharedEvent<T: Sendable>: SharedEventSource, @unchecked Sendable {
   // `event`'s storage lock guards all of its state, and every handler this type registers
   // on it is @Sendable (it only forwards to a Sendable delivery).
-  private let event = ObservableEvent<T>()
+  @usableFromInline let event = ObservableEvent<T>()
 
   /// Creates an event with no observers.
   public init() {}
 
   /// Delivers `value` to every subscription, in registration order; see the type's
   /// discussion for where each handler runs.
+  @inlinable
   public func notifyObservers(_ value: T) {
     event.notifyObservers(value)
   }
@@ -60,12 +61,13 @@ public final class SharedEvent<T: Sendable>: SharedEventSource, @unchecked Senda
   /// notifications come from several threads: the family's fast path, for nonisolated code.
   ///
   /// - Returns: A disposable that ends this registration. Dropping it does not end it.
+  @inlinable
   public func observeNonisolated(_ handler: @escaping @Sendable (T) -> Void) -> any Disposable {
     event.observe(handler)
   }
 
   /// The number of live subscriptions.
-  public var observerCount: Int { event.observerCount }
+  @inlinable public var observerCount: Int { event.observerCount }
 
   /// Whether the event has at least one live subscription.
   public var isObserved: Bool { event.isObserved }

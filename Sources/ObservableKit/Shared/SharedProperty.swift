@@ -24,7 +24,7 @@
 public final class SharedProperty<T: Sendable>: SharedPropertySource, @unchecked Sendable {
   // `property`'s storage lock guards all of its state, and every handler this type registers
   // on it is @Sendable (it only forwards to a Sendable delivery or handler).
-  private let property: Property<T>
+  @usableFromInline let property: Property<T>
 
   /// Creates a property holding `initialValue`. Creating it notifies nobody.
   ///
@@ -35,6 +35,7 @@ public final class SharedProperty<T: Sendable>: SharedPropertySource, @unchecked
   }
 
   /// The current value. Setting it notifies every observer, even if the value is equal.
+  @inlinable
   public var value: T {
     get { property.value }
     set { property.value = newValue }
@@ -49,12 +50,14 @@ public final class SharedProperty<T: Sendable>: SharedPropertySource, @unchecked
   /// Registers `handler`, called with the current value at once, then with every later
   /// value, synchronously on the setting thread: the family's fast path, for nonisolated
   /// code. Calls never overlap; see ``Property``.
+  @inlinable
   public func observeNonisolated(_ handler: @escaping @Sendable (T) -> Void) -> any Disposable {
     property.observe(handler)
   }
 
   /// Registers `handler` for every value set from now on, without the replay, as
   /// ``observeNonisolated(_:)`` does.
+  @inlinable
   public func observeChangesNonisolated(_ handler: @escaping @Sendable (T) -> Void) -> any Disposable {
     property.observeChanges(handler)
   }
@@ -87,7 +90,7 @@ public final class SharedProperty<T: Sendable>: SharedPropertySource, @unchecked
   }
 
   /// The number of live subscriptions.
-  public var observerCount: Int { property.observerCount }
+  @inlinable public var observerCount: Int { property.observerCount }
 
   /// Whether the property has at least one live subscription.
   public var isObserved: Bool { property.isObserved }
