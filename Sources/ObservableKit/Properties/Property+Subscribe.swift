@@ -28,8 +28,8 @@ extension Property {
   /// }
   /// ```
   ///
-  /// The same as ``subscribe(_:block:)`` otherwise: no replay, `observer` held weakly and
-  /// passed strongly, nothing delivered once its deinit has begun.
+  /// The same as ``subscribe(_:block:)-(AnyObject,_)`` otherwise: no replay, `observer`
+  /// held weakly and passed strongly, nothing delivered once its deinit has begun.
   @discardableResult
   public func subscribe<Observer: AnyObject>(
     _ observer: Observer,
@@ -42,7 +42,7 @@ extension Property {
   }
 
   /// Ends every registration bound to `observer`: those made with
-  /// ``subscribe(_:block:)`` and with ``observe(with:_:)``.
+  /// ``subscribe(_:block:)-(AnyObject,_)`` and with ``observe(with:_:)``.
   ///
   /// Unsubscribing an object that never subscribed does nothing.
   public func unsubscribe(_ observer: AnyObject) {

@@ -28,8 +28,10 @@ public final class SharedProperty<T: Sendable>: SharedPropertySource, @unchecked
 
   /// Creates a property holding `initialValue`. Creating it notifies nobody.
   ///
-  /// - Parameter observationTracking: Whether reads and sets are reported to Swift
-  ///   Observation; see ``Property/init(_:observationTracking:)``.
+  /// - Parameters:
+  ///   - initialValue: The value the property starts with.
+  ///   - observationTracking: Whether reads and sets are reported to Swift Observation; see
+  ///     ``Property/init(_:observationTracking:)``.
   public init(_ initialValue: T, observationTracking: Bool = true) {
     property = Property(initialValue, observationTracking: observationTracking)
   }
