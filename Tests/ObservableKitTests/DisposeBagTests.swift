@@ -149,3 +149,83 @@ struct DisposeBagTests {
     #expect(!event.isObserved)
   }
 }
+
+/// A disposable whose `isDisposed`, the first time a pruning bag asks it, blocks until the
+/// test lets it go: it parks the pruning thread inside the prune's window.
+private final class BlockingCheckDisposable: Disposable, @unchecked Sendable {
+  // `disposed` and `hasBlocked` are only touched under `lock`.
+  private let lock = NSLock()
+  private var disposed = false
+  private var hasBlocked = false
+  let entered = DispatchSemaphore(value: 0)
+  let release = DispatchSemaphore(value: 0)
+
+  func dispose() {
+    lock.lock()
+    disposed = true
+    lock.unlock()
+  }
+
+  /// Whether it was disposed, without blocking.
+  var disposedWithoutBlocking: Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    return disposed
+  }
+
+  var isDisposed: Bool {
+    lock.lock()
+    let blocks = !hasBlocked
+    hasBlocked = true
+    lock.unlock()
+    if blocks {
+      entered.signal()
+      release.wait()
+    }
+    lock.lock()
+    defer { lock.unlock() }
+    return disposed
+  }
+}
+
+@Suite("DisposeBag racing its prune")
+struct DisposeBagPruneRaceTests {
+  @Test("Regression: dispose() during a prune blocked in isDisposed disposes every entry before it returns")
+  func disposeDuringBlockedPrune() {
+    let bag = DisposeBag()
+    let blocking = BlockingCheckDisposable()
+    let others = (0..<31).map { _ in LoggingDisposable("entry", log: ValueLog()) }
+    bag.addDisposable(blocking)
+    for other in others.dropLast() { bag.addDisposable(other) }
+    // The 32nd entry starts a prune, which parks in `blocking.isDisposed`.
+    let pruner = Thread { bag.addDisposable(others.last!) }
+    pruner.start()
+    blocking.entered.wait()
+    bag.dispose()
+    let allDisposed = blocking.disposedWithoutBlocking && others.allSatisfy(\.isDisposed)
+    blocking.release.signal()
+    #expect(allDisposed, "every entry ever added is disposed once dispose() returns")
+  }
+
+  @Test("Regression: a bag of 8,191 subscriptions disposed while the 8,192nd is added: no handler runs after dispose() returns")
+  func disposeRacingPruneWithLibraryTypes() {
+    let rounds = 30
+    let lateCalls = Tally()
+    for _ in 0..<rounds {
+      nonisolated(unsafe) let event = ObservableEvent<Int>()
+      let bag = DisposeBag()
+      let heard = Tally()
+      for _ in 0..<8_191 { event.observe { _ in heard.increment() }.disposed(by: bag) }
+      race(threads: 2) { index in
+        if index == 0 {
+          event.observe { _ in }.disposed(by: bag)
+        } else {
+          bag.dispose()
+          event.notifyObservers(1)
+          lateCalls.increment(by: heard.value)
+        }
+      }
+    }
+    #expect(lateCalls.value == 0)
+  }
+}

@@ -15,6 +15,16 @@
 ///   holds at most about twice its live entries.
 /// - No lock is held while disposables or deinitializers run, so disposing a bag from inside
 ///   a handler, or adding to it from a disposal, is safe.
+///
+/// ## The one place the bag lets go of its lock mid-operation: pruning
+/// `isDisposed` of an entry may be user code, so a prune reads a snapshot of the first `n`
+/// entries under the lock, asks each outside it, and comes back to drop the disposed ones.
+/// Invariant: while a prune runs (`isPruning`), the entries are never taken out of the bag;
+/// they only grow at the end (``addDisposable(_:)``) or are taken whole by ``dispose()``. So
+/// when the prune comes back, either the bag was disposed, and `dispose()` already disposed
+/// every entry including the snapshot, or the first `n` entries are still the snapshot and
+/// the disposed ones can be dropped by position. A `dispose()` that races with a prune
+/// therefore always finds every entry ever added.
 public final class DisposeBag: Disposable {
   private struct State {
     var entries: ContiguousArray<any Disposable> = []
@@ -41,13 +51,13 @@ public final class DisposeBag: Disposable {
       state.entries.append(disposable)
       guard state.entries.count >= state.pruneThreshold, !state.isPruning else { return .none }
       state.isPruning = true
-      defer { state.entries = [] }
+      // A copy: the entries stay in the bag, where a concurrent dispose() finds them.
       return .prune(state.entries)
     }
     switch action {
     case .none: break
     case .disposeNow: disposable.dispose()
-    case .prune(let taken): prune(taken)
+    case .prune(let snapshot): prune(snapshot)
     }
   }
 
@@ -68,17 +78,25 @@ public final class DisposeBag: Disposable {
   var entryCount: Int { state.withLock { $0.entries.count } }
 
   /// Drops entries that were disposed elsewhere. `isDisposed` may be user code, so it runs
-  /// outside the lock; entries added meanwhile stay after the survivors, in order.
-  private func prune(_ taken: ContiguousArray<any Disposable>) {
-    let survivors = ContiguousArray(taken.filter { !$0.isDisposed })
-    let orphans = state.withLock { state -> ContiguousArray<any Disposable>? in
+  /// outside the lock, on `snapshot`, the first entries of the bag (see the type's
+  /// discussion for why they are still there when this comes back).
+  private func prune(_ snapshot: ContiguousArray<any Disposable>) {
+    let disposed = snapshot.map(\.isDisposed)
+    let dropped = state.withLock { state -> ContiguousArray<any Disposable> in
       state.isPruning = false
-      if state.isDisposed { return survivors }
-      state.entries = survivors + state.entries
-      state.pruneThreshold = max(Self.minimumPruneThreshold, state.entries.count * 2)
-      return nil
+      if state.isDisposed { return [] }
+      var kept = ContiguousArray<any Disposable>()
+      var dropped = ContiguousArray<any Disposable>()
+      kept.reserveCapacity(state.entries.count)
+      for (index, entry) in state.entries.enumerated() {
+        if index < disposed.count, disposed[index] { dropped.append(entry) } else { kept.append(entry) }
+      }
+      state.entries = kept
+      state.pruneThreshold = max(Self.minimumPruneThreshold, kept.count * 2)
+      return dropped
     }
-    if let orphans { Self.dispose(orphans) }
+    // The dropped entries are released here, outside the lock.
+    withExtendedLifetime(dropped) {}
   }
 
   private static func dispose(_ entries: ContiguousArray<any Disposable>) {
