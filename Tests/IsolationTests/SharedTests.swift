@@ -52,6 +52,8 @@ struct SharedTests {
         }
       }
       func count() -> Int { seen.count }
+      /// Ends the subscription, whose handler captures this actor.
+      func stop() { token?.dispose() }
     }
     let event = SharedEvent<Int>()
     let counter = Counter()
@@ -59,6 +61,28 @@ struct SharedTests {
     for value in 1...20 { event.notifyObservers(value) }
     for _ in 0..<100_000 where await counter.count() < 20 { await Task.yield() }
     #expect(await counter.seen == Array(1...20))
+    await counter.stop()
+  }
+
+  @Test("Contract: an actor that keeps the token of its own subscription is released once it disposes it")
+  func actorReleasedAfterDispose() async {
+    actor Holder {
+      var heard = 0
+      var token: (any Disposable)?
+      func start(_ event: SharedEvent<Int>) { token = event.observe { _ in self.heard += 1 } }
+      func stop() { token?.dispose() }
+    }
+    let event = SharedEvent<Int>()
+    weak var released: Holder?
+    do {
+      let holder = Holder()
+      released = holder
+      await holder.start(event)
+      event.notifyObservers(1)
+      await holder.stop()
+    }
+    for _ in 0..<100_000 where released != nil { await Task.yield() }
+    #expect(released == nil, "dispose() breaks the cycle actor → token → delivery → actor")
   }
 
   @Test("Contract: observeNonisolated is the plain fast path, concurrent across threads")

@@ -22,8 +22,9 @@
 /// decided until the buffer is found empty under the lock, so one drain at a time calls the
 /// handler and values keep their order. Each drain runs with the handler's own isolation
 /// and takes the next value and the handler under the lock just before the call, which then
-/// starts without suspending; `dispose()` clears the handler under the same lock, so no call
-/// starts after it returns.
+/// starts without suspending; `dispose()` clears the handler under the same lock, so no
+/// value is taken after it returns. A call whose value was taken just before may still run,
+/// as for a pass in progress (the schedule explorer runs that interleaving).
 final class IsolatedDelivery<Value: Sendable>: Disposable {
   /// Calls the user's handler with one value. It runs with the caller's isolation, so it adds
   /// no hop to the handler's own.
@@ -31,6 +32,9 @@ final class IsolatedDelivery<Value: Sendable>: Disposable {
 
   private struct State: Sendable {
     var call: Call?
+    /// The way into the handler's actor, for the other-actor route; released with the
+    /// call, since it holds the actor, which often holds this subscription's token.
+    var proxy: ExecutorProxy?
     var buffer = DeliveryBuffer<Value>()
     var isDraining = false
   }
@@ -38,7 +42,7 @@ final class IsolatedDelivery<Value: Sendable>: Disposable {
   private enum Route {
     case nonisolated
     case mainActor
-    case actor(ExecutorProxy)
+    case actor
   }
 
   private let state: Locked<State>
@@ -47,11 +51,16 @@ final class IsolatedDelivery<Value: Sendable>: Disposable {
 
   /// Creates the delivery of `call`, which calls a handler whose isolation is `isolation`.
   init(isolation: (any Actor)?, call: @escaping Call) {
-    state = Locked(State(call: call))
     switch isolation {
-    case nil: route = .nonisolated
-    case let actor? where actor === MainActor.shared: route = .mainActor
-    case let actor?: route = .actor(ExecutorProxy(actor))
+    case nil:
+      route = .nonisolated
+      state = Locked(State(call: call))
+    case let actor? where actor === MainActor.shared:
+      route = .mainActor
+      state = Locked(State(call: call))
+    case let actor?:
+      route = .actor
+      state = Locked(State(call: call, proxy: ExecutorProxy(actor)))
     }
   }
 
@@ -85,7 +94,8 @@ final class IsolatedDelivery<Value: Sendable>: Disposable {
       } else {
         Task { @MainActor in await self.drain() }
       }
-    case .actor(let proxy):
+    case .actor:
+      guard let proxy = state.withLock({ $0.proxy }) else { return }
       Task { await proxy.run { _ in await self.drain() } }
     }
   }
@@ -100,6 +110,7 @@ final class IsolatedDelivery<Value: Sendable>: Disposable {
       }
       return (call, value)
     }) {
+      schedulePoint("isolated.drain: a value taken; calling outside the lock")
       await call(value)
     }
   }
@@ -109,9 +120,10 @@ final class IsolatedDelivery<Value: Sendable>: Disposable {
     let released = state.withLock { state in
       defer {
         state.call = nil
+        state.proxy = nil
         state.buffer = DeliveryBuffer()
       }
-      return (state.call, state.buffer)
+      return (state.call, state.proxy, state.buffer)
     }
     withExtendedLifetime(released) {}
   }

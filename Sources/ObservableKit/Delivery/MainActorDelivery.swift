@@ -12,7 +12,8 @@ import Dispatch
 /// Invariant where the lock is dropped: `isDraining` is set from the moment a drain is
 /// decided until the buffer is found empty under the lock, so one drain at a time calls the
 /// handler, and a value that arrives meanwhile waits in the buffer behind the ones before it.
-/// `dispose()` clears the handler under the same lock, so no call starts after it returns.
+/// `dispose()` clears the handler under the same lock, so no value is taken after it returns;
+/// a call whose value was taken just before may still run, as for a pass in progress.
 final class MainActorDelivery<Value: Sendable>: Disposable {
   typealias Handler = @MainActor (Value) -> Void
 

@@ -8,7 +8,8 @@ import Dispatch
 /// Invariant where the lock is dropped: a drain takes one value and the handler under the
 /// lock, then calls it outside. `isDraining` stays set for the whole drain, so no second
 /// drain starts and values keep their order; `dispose()` clears the handler under the same
-/// lock, so no call starts after it returns.
+/// lock, so no value is taken after it returns; a call whose value was taken just before
+/// may still run, as for a pass in progress.
 final class QueueDelivery<Value: Sendable>: Disposable {
   private struct State: Sendable {
     /// Nil once disposed: disposing releases the handler at once.

@@ -31,7 +31,8 @@
 /// Either way the calls of one subscription never overlap and keep the order of the
 /// notifications. A notification that comes while the subscription is being called waits
 /// and is delivered by the thread or actor making the calls, right after the current call.
-/// Once `dispose()` returns, no call starts. Subscriptions run in registration order for each
+/// Once `dispose()` returns, no value is taken for a call (one already taken by a drain on
+/// another thread may still run). Subscriptions run in registration order for each
 /// notification.
 ///
 /// A handler that is not synchronous starts a task per call (the language cannot yet call an
