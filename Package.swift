@@ -12,11 +12,17 @@ let package = Package(
     // The lock, the atomic epoch and the thread-local delivery frame, in C so that they
     // work on every OS version the package supports (Synchronization needs macOS 15).
     .target(name: "ObservableKitShims"),
-    .target(name: "ObservableKit", dependencies: ["ObservableKitShims"]),
+    .target(
+      name: "ObservableKit",
+      dependencies: ["ObservableKitShims"],
+      // Debug builds (the tests) compile the schedule points the test suite's schedule
+      // explorer drives; release builds compile them to nothing.
+      swiftSettings: [.define("OBSERVABLEKIT_SCHEDULE_POINTS", .when(configuration: .debug))]
+    ),
     .target(name: "Observable", dependencies: ["ObservableKit"]),
-    // Helpers both test targets share: locked values, logs, thread races with a watchdog,
-    // a lifetime tracker, a seeded generator.
-    .target(name: "TestSupport", path: "Tests/TestSupport"),
+    // Helpers the test targets share: locked values, logs, thread races with a watchdog,
+    // a lifetime tracker, a seeded generator, and the schedule explorer.
+    .target(name: "TestSupport", dependencies: ["ObservableKit"], path: "Tests/TestSupport"),
     // The contract tests, the stress matrix and the model-based test share confined types
     // across threads on purpose, as Swift 5-mode code may: Swift 6 rightly refuses that, so
     // this target builds in Swift 5 mode, and marks each deliberate share `nonisolated(unsafe)`.

@@ -2,8 +2,10 @@
 
 #if defined(_WIN32)
 __declspec(thread) void *okit_frame = 0;
+__declspec(thread) void *okit_schedule_gate = 0;
 #else
 __thread void *okit_frame = 0;
+__thread void *okit_schedule_gate = 0;
 #endif
 
 

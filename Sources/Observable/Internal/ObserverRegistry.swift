@@ -40,6 +40,7 @@ package struct ObserverRegistry {
       // address `observer` reuses. Check outside the lock (it loads the weak reference): the
       // object is either `observer`, which we hold, or gone. If gone, drop it and retry.
       if reference === fresh || reference.object != nil { return }
+      schedulePoint("registry: pruning a dead registration found by add")
       prune(identity, reference)
     }
   }
@@ -133,6 +134,7 @@ package struct ObserverRegistry {
     { [self] visit in
       guard visit.kind == kind else { return }
       guard let observer = reference.object else {
+        schedulePoint("registry: pruning a dead observer")
         prune(reference.identity, reference)
         return
       }

@@ -57,7 +57,9 @@ public final class DisposeBag: Disposable {
     switch action {
     case .none: break
     case .disposeNow: disposable.dispose()
-    case .prune(let snapshot): prune(snapshot)
+    case .prune(let snapshot):
+      schedulePoint("bag.prune: the snapshot is checked outside the lock")
+      prune(snapshot)
     }
   }
 
@@ -68,6 +70,7 @@ public final class DisposeBag: Disposable {
       defer { state.entries = [] }
       return state.entries
     }
+    schedulePoint("bag.dispose: the entries are disposed outside the lock")
     Self.dispose(taken)
   }
 
@@ -82,6 +85,7 @@ public final class DisposeBag: Disposable {
   /// discussion for why they are still there when this comes back).
   private func prune(_ snapshot: ContiguousArray<any Disposable>) {
     let disposed = snapshot.map(\.isDisposed)
+    schedulePoint("bag.prune: coming back to the lock")
     let dropped = state.withLock { state -> ContiguousArray<any Disposable> in
       state.isPruning = false
       if state.isDisposed { return [] }

@@ -229,6 +229,7 @@ package struct ObserverStorage<Value, State> {
       return entry
     }
     if entry != nil { Diagnostics.subscriptionsChanged(by: -1) }
+    schedulePoint("storage.remove: the handler is released outside the lock")
     return entry
   }
 
@@ -267,15 +268,22 @@ package struct ObserverStorage<Value, State> {
     return live - removeDeadOwners(owners)
   }
 
-  /// Removes the registrations of `owners` whose owner has deallocated; returns how many.
-  /// The weak loads happen here, outside the lock.
+  /// Removes the registrations of `owners` whose owner has deallocated; returns how many of
+  /// them there were. The weak loads happen here, outside the lock.
+  ///
+  /// Invariant where the lock is dropped: `owners` is a copy taken with the live count the
+  /// caller subtracts from. A dead owner's registration counted in that live count whether
+  /// this call or another removes it meanwhile, so every dead one found is subtracted, not
+  /// only those this call removed (two concurrent counts would otherwise count it once more).
   @usableFromInline
   func removeDeadOwners(_ owners: [UInt64: WeakReference]) -> Int {
-    var removed = 0
+    var dead = 0
     for (id, owner) in owners where owner.object == nil {
-      if remove(id) != nil { removed += 1 }
+      schedulePoint("owners: a dead owner found outside the lock")
+      remove(id)
+      dead += 1
     }
-    return removed
+    return dead
   }
 
   /// Ends every registration bound to the owner `key`.
@@ -315,6 +323,7 @@ package struct ObserverStorage<Value, State> {
     withUnsafeMutablePointer(to: &queue) { queue in
       DeliveryFrame.push(owner: identity, queue: queue) {
         body()
+        schedulePoint("frame: draining the notifications queued during the pass")
         var next = 0
         while let pending = queue.pointee, next < pending.count {
           let value = pending[next]
@@ -368,6 +377,7 @@ package struct ObserverStorage<Value, State> {
     // subscription ends during it.
     var resume = forEachHandler(in: snapshot.entries, from: 0, snapshot, body)
     while let id = resume {
+      schedulePoint("storage.pass: a subscription ended; taking a fresh snapshot")
       let (entries, epoch) = withLock { header in (header.entries, self.epoch) }
       let refreshed = Snapshot(entries: entries, epoch: epoch, boundary: snapshot.boundary)
       resume = forEachHandler(in: refreshed.entries, from: entries.lowerBound(of: id), refreshed, body)
@@ -391,6 +401,7 @@ package struct ObserverStorage<Value, State> {
         index += 1
         continue
       }
+      schedulePoint("storage.pass: before a call")
       if epoch != snapshot.epoch { return id }
       body(handler)
       index += 1

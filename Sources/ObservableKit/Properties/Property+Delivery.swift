@@ -19,7 +19,7 @@ extension Property {
       // Deliver after the pass in progress on this thread, in order.
       Storage.enqueue(update, in: queue)
     case .requested:
-      break
+      schedulePoint("property.turn: a request left for the holder")
     }
   }
 
@@ -49,7 +49,9 @@ extension Property {
   @inlinable
   func withTurn(_ pass: () -> Void) {
     storage.withNewDeliveryFrame(pass)
+    schedulePoint("property.turn: releasing the turn")
     while !storage.releaseTurn() {
+      schedulePoint("property.turn: serving a request with the current value")
       let (current, snapshot) = storage.withLock { header in
         (header.state.current, storage.snapshotLocked(header))
       }

@@ -125,6 +125,16 @@ extern __thread void *_Nullable okit_frame;
 static inline void *_Nullable okit_current_frame(void) { return okit_frame; }
 static inline void okit_set_current_frame(void *_Nullable frame) { okit_frame = frame; }
 
+/// The schedule gate of the calling thread: set only on the threads of the test suite's
+/// schedule explorer, read only by debug builds (see SchedulePoint.swift).
+#if defined(_WIN32)
+extern __declspec(thread) void *_Nullable okit_schedule_gate;
+#else
+extern __thread void *_Nullable okit_schedule_gate;
+#endif
+static inline void *_Nullable okit_current_schedule_gate(void) { return okit_schedule_gate; }
+static inline void okit_set_schedule_gate(void *_Nullable gate) { okit_schedule_gate = gate; }
+
 /// The process-wide count of live subscriptions (kept by debug builds only).
 void okit_live_subscriptions_add(int64_t delta);
 int64_t okit_live_subscriptions(void);

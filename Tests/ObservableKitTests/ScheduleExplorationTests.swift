@@ -1,0 +1,298 @@
+import Foundation
+import Testing
+import TestSupport
+
+@testable import ObservableKit
+
+/// Every interleaving of the schedule points of each of the engine's concurrent protocols,
+/// two or three operations at a time, with the contract checked after each schedule. The
+/// bound of each exploration is in its test's name and in Thread Safety's audit table.
+@Suite("Schedule exploration")
+struct ScheduleExplorationTests {
+  /// A log that the operations of one schedule append to, in the order things happened.
+  final class Log: @unchecked Sendable {
+    // `lines` is only touched under `lock`.
+    private let lock = NSLock()
+    private var lines: [String] = []
+
+    func append(_ line: String) {
+      lock.lock()
+      lines.append(line)
+      lock.unlock()
+    }
+
+    var all: [String] {
+      lock.lock()
+      defer { lock.unlock() }
+      return lines
+    }
+
+    /// Whether `later` appears after `earlier`.
+    func has(_ later: String, after earlier: String) -> Bool {
+      let lines = all
+      guard let first = lines.firstIndex(of: earlier) else { return false }
+      return lines[first...].contains(later)
+    }
+  }
+
+  @Test("Bag: a dispose() racing a prune (2 operations, every interleaving) disposes every entry before it returns")
+  func bagPruneAgainstDispose() {
+    struct State {
+      let bag = DisposeBag()
+      let entries = (0..<32).map { _ in CountingDisposable() }
+      let initialDisposedAtReturn = Guarded(false)
+    }
+    let report = ScheduleExplorer.explore(
+      setUp: {
+        let state = State()
+        // 31 entries, 10 of them disposed elsewhere, so that the prune drops some.
+        for entry in state.entries.prefix(31) { state.bag.addDisposable(entry) }
+        for entry in state.entries.prefix(10) { entry.markDisposedElsewhere() }
+        return state
+      },
+      operations: [
+        { state in state.bag.addDisposable(state.entries[31]) },  // the 32nd: prunes
+        { state in
+          state.bag.dispose()
+          state.initialDisposedAtReturn.value = state.entries.prefix(31).allSatisfy(\.isDisposed)
+        },
+      ],
+      check: { state, trace in
+        #expect(state.initialDisposedAtReturn.value, "after dispose() returned, an entry was live: \(trace)")
+        #expect(state.entries.dropFirst(10).allSatisfy { $0.disposals == 1 }, "each live entry disposed once: \(trace)")
+        #expect(state.entries.prefix(10).allSatisfy { $0.disposals <= 1 }, "never twice: \(trace)")
+      }
+    )
+    print("explored \(report.schedules) schedules of up to \(report.longestSchedule) points: \(#function)")
+    #expect(report.pointsSeen.contains("bag.prune: coming back to the lock"))
+    #expect(report.schedules >= 3)
+  }
+
+  @Test("Storage: a pass racing disposals that compact the entries (2 operations, every interleaving)")
+  func passAgainstCompaction() {
+    struct State {
+      let event = ObservableEvent<Int>()
+      let log = Log()
+      var tokens: [any Disposable] = []
+    }
+    let report = ScheduleExplorer.explore(
+      setUp: {
+        var state = State()
+        for index in 0..<16 {
+          state.tokens.append(state.event.observe { [log = state.log] _ in log.append("call \(index)") })
+        }
+        // Seven tombstones: the next disposal compacts the entries.
+        for index in 0..<7 { state.tokens[index].dispose() }
+        return state
+      },
+      operations: [
+        { state in state.event.notifyObservers(1) },
+        { state in
+          for index in [8, 12] {
+            state.tokens[index].dispose()
+            state.log.append("disposed \(index)")
+          }
+        },
+      ],
+      check: { state, trace in
+        let lines = state.log.all
+        for index in [8, 12] {
+          #expect(!state.log.has("call \(index)", after: "disposed \(index)"), "called after dispose returned: \(trace)")
+        }
+        for index in [7, 9, 10, 11, 13, 14, 15] {
+          #expect(lines.filter { $0 == "call \(index)" }.count == 1, "live handler \(index) called once: \(trace)")
+        }
+        #expect(!lines.contains { ["call 0", "call 6"].contains($0) })
+        let calls = lines.filter { $0.hasPrefix("call") }.map { Int($0.dropFirst(5))! }
+        #expect(calls == calls.sorted(), "registration order: \(trace)")
+      }
+    )
+    print("explored \(report.schedules) schedules of up to \(report.longestSchedule) points: \(#function)")
+    #expect(report.pointsSeen.contains("storage.pass: a subscription ended; taking a fresh snapshot"))
+    #expect(report.schedules >= 10)
+  }
+
+  @Test("Property: two sets and a new observer racing for the delivery turn (3 operations, every interleaving)")
+  func propertyTurn() {
+    struct State {
+      let property = Property(0, observationTracking: false)
+      let first = Guarded<[Int]>([])
+      let second = Guarded<[Int]>([])
+      let inside = Guarded(0)
+      let overlapped = Guarded(false)
+      let tokens = Guarded<[any Disposable]>([])
+    }
+    let report = ScheduleExplorer.explore(
+      setUp: {
+        let state = State()
+        state.tokens.value.append(state.property.observe { [state] value in
+          if state.inside.withLock({ $0 += 1; return $0 }) > 1 { state.overlapped.value = true }
+          state.first.withLock { $0.append(value) }
+          state.inside.withLock { $0 -= 1 }
+        })
+        return state
+      },
+      operations: [
+        { state in state.property.value = 1 },
+        { state in state.property.value = 2 },
+        { state in
+          let token = state.property.observe { value in state.second.withLock { $0.append(value) } }
+          state.tokens.withLock { $0.append(token) }
+        },
+      ],
+      check: { state, trace in
+        let final = state.property.value
+        #expect([1, 2].contains(final))
+        #expect(!state.overlapped.value, "overlapping calls: \(trace)")
+        #expect(state.first.value.last == final, "first observer ends on the final value: \(trace)")
+        #expect(state.second.value.last == final, "new observer ends on the final value: \(trace)")
+        for log in [state.first.value, state.second.value] {
+          #expect(Set(log).count == log.count, "a value delivered twice: \(trace)")
+        }
+        state.tokens.value.forEach { $0.dispose() }
+      }
+    )
+    print("explored \(report.schedules) schedules of up to \(report.longestSchedule) points: \(#function)")
+    #expect(report.pointsSeen.contains("property.turn: a request left for the holder"))
+    #expect(report.pointsSeen.contains("property.turn: serving a request with the current value"))
+  }
+
+  @Test("Re-entrancy frame: a re-entrant notification racing one from another thread (2 operations, every interleaving)")
+  func reentrancyFrame() {
+    struct State {
+      let event = ObservableEvent<Int>()
+      let first = Guarded<[Int]>([])
+      let second = Guarded<[Int]>([])
+      let tokens = Guarded<[any Disposable]>([])
+    }
+    let report = ScheduleExplorer.explore(
+      setUp: {
+        let state = State()
+        state.tokens.value = [
+          state.event.observe { value in
+            state.first.withLock { $0.append(value) }
+            if value == 1 { state.event.notifyObservers(2) }
+          },
+          state.event.observe { value in state.second.withLock { $0.append(value) } },
+        ]
+        return state
+      },
+      operations: [
+        { state in state.event.notifyObservers(1) },
+        { state in state.event.notifyObservers(10) },
+      ],
+      check: { state, trace in
+        for log in [state.first.value, state.second.value] {
+          #expect(log.sorted() == [1, 2, 10], "every value once: \(trace)")
+          #expect(log.filter { $0 != 10 } == [1, 2], "the queued 2 comes after 1: \(trace)")
+        }
+        state.tokens.value.forEach { $0.dispose() }
+      }
+    )
+    print("explored \(report.schedules) schedules of up to \(report.longestSchedule) points: \(#function)")
+    #expect(report.pointsSeen.contains("frame: draining the notifications queued during the pass"))
+  }
+
+  @Test("Owners: two counts racing to prune a dead owner (2 operations, every interleaving)")
+  func ownerPruning() {
+    final class Owner {}
+    struct State {
+      let event = ObservableEvent<Int>()
+      let counts = Guarded<[Int]>([])
+      let token = Guarded<(any Disposable)?>(nil)
+    }
+    let report = ScheduleExplorer.explore(
+      setUp: {
+        let state = State()
+        var owner: Owner? = Owner()
+        state.token.value = state.event.observe(with: owner!) { _, _ in }
+        state.token.value = state.event.observe { _ in }
+        owner = nil
+        return state
+      },
+      operations: [
+        { state in
+          let count = state.event.observerCount  // not inside withLock: the point parks here
+          state.counts.withLock { $0.append(count) }
+        },
+        { state in
+          let count = state.event.observerCount
+          state.counts.withLock { $0.append(count) }
+        },
+      ],
+      check: { state, trace in
+        #expect(state.counts.value == [1, 1], "a dead owner's registration never counts: \(trace)")
+        #expect(state.event.observerCount == 1)
+        state.token.value?.dispose()
+      }
+    )
+    print("explored \(report.schedules) schedules of up to \(report.longestSchedule) points: \(#function)")
+    #expect(report.pointsSeen.contains("owners: a dead owner found outside the lock"))
+  }
+
+  @Test("Shared delivery: two notifications and a dispose racing one subscription's drain (3 operations, every interleaving)")
+  func isolatedDrain() {
+    struct State {
+      let event = SharedEvent<Int>()
+      let log = Log()
+      let token = Guarded<(any Disposable)?>(nil)
+    }
+    let report = ScheduleExplorer.explore(
+      setUp: {
+        let state = State()
+        state.token.value = state.event.observe { [log = state.log] value in log.append("call \(value)") }
+        return state
+      },
+      operations: [
+        { state in state.event.notifyObservers(1) },
+        { state in state.event.notifyObservers(2) },
+        { state in
+          state.token.value?.dispose()
+          state.log.append("disposed")
+        },
+      ],
+      check: { state, trace in
+        let lines = state.log.all
+        // At most the one call whose value the drain took before dispose() took the lock.
+        let afterDispose = lines.drop { $0 != "disposed" }.dropFirst()
+        #expect(afterDispose.count <= 1, "values taken after dispose returned: \(trace)")
+        #expect(lines.filter { $0 == "call 1" }.count <= 1 && lines.filter { $0 == "call 2" }.count <= 1)
+      }
+    )
+    print("explored \(report.schedules) schedules of up to \(report.longestSchedule) points: \(#function)")
+    #expect(report.pointsSeen.contains("isolated.drain: a value taken; calling outside the lock"))
+  }
+}
+
+/// A disposable that counts how often the bag disposed it.
+final class CountingDisposable: Disposable, @unchecked Sendable {
+  // `count` and `elsewhere` are only touched under `lock`.
+  private let lock = NSLock()
+  private var count = 0
+  private var elsewhere = false
+
+  /// Makes it report disposed, as if disposed by its own token, without counting.
+  func markDisposedElsewhere() {
+    lock.lock()
+    elsewhere = true
+    lock.unlock()
+  }
+
+  func dispose() {
+    lock.lock()
+    count += 1
+    lock.unlock()
+  }
+
+  var disposals: Int {
+    lock.lock()
+    defer { lock.unlock() }
+    return count
+  }
+
+  var isDisposed: Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    return count > 0 || elsewhere
+  }
+}
