@@ -43,6 +43,28 @@ struct DeliveryTests {
     #expect(token.isDisposed && !event.isObserved)
   }
 
+  @Test("Window: a queue drain parked in the handler while another thread disposes; nothing that waits is delivered")
+  func disposeWhileDrainParked() {
+    let event = ObservableEvent<Int>()
+    let queue = DispatchQueue(label: "test")
+    let entered = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    let heard = ValueLog<Int>()
+    let token = event.observe(on: queue) { value in
+      heard.record(value)
+      if value == 0 {
+        entered.signal()
+        release.wait()
+      }
+    }
+    for value in 0..<10 { event.notifyObservers(value) }
+    entered.wait()  // the drain is inside the handler, outside the lock, with 1...9 waiting
+    withWatchdog("dispose while a drain is parked") { token.dispose() }
+    release.signal()
+    queue.sync {}
+    #expect(heard.values == [0])
+  }
+
   @Test("Contract: disposing a queue or main-actor subscription releases its handler at once")
   func disposeReleasesHandler() {
     let tracker = LifetimeTracker()

@@ -149,6 +149,65 @@ struct CoreStressMatrixTests {
     #expect(!busy.isObserved)
   }
 
+  @Test("DisposeBag above its prune threshold: dispose() while 7 threads add; nothing it held is called after it returns")
+  func disposeBagAgainstAddsAbovePruneThreshold() {
+    let rounds = max(1, Self.operations / 2_000)
+    let lateCalls = Tally()
+    let leftOver = Tally()
+    for _ in 0..<rounds {
+      nonisolated(unsafe) let event = ObservableEvent<Int>()
+      let bag = DisposeBag()
+      let heldBeforeDispose = Tally()
+      // 4,095 live entries: the threshold is 4,096, so the adders prune as they cross it.
+      for _ in 0..<4_095 { event.observe { _ in heldBeforeDispose.increment() }.disposed(by: bag) }
+      race(threads: Self.threads, timeout: 600) { thread in
+        if thread == 0 {
+          bag.dispose()
+          event.notifyObservers(1)
+          lateCalls.increment(by: heldBeforeDispose.value)
+        } else {
+          for _ in 0..<1_000 { event.observe { _ in }.disposed(by: bag) }
+        }
+      }
+      leftOver.increment(by: event.observerCount)
+    }
+    #expect(lateCalls.value == 0, "dispose() returned while entries it held were live")
+    #expect(leftOver.value == 0, "every entry, added before or after dispose, ended")
+  }
+
+  @Test("Owner pruning against concurrent passes: dead owners' registrations pruned by counts while others notify")
+  func ownerPruningAgainstPasses() {
+    final class Owner: Sendable {}
+    nonisolated(unsafe) let event = ObservableEvent<Int>()
+    let stable = Tally()
+    let token = event.observe { _ in stable.increment() }
+    let notifies = Tally()
+    let badCounts = Tally()
+    race(threads: Self.threads, timeout: 600) { thread in
+      var sent = 0
+      for index in 0..<Self.operations / 4 {
+        switch (index + thread) % 3 {
+        case 0:
+          event.notifyObservers(1)
+          sent += 1
+        case 1:
+          var owner: Owner? = Owner()
+          event.observe(with: owner!) { _, _ in }
+          owner = nil
+          _ = owner
+        default:
+          // Never below the one stable subscription, never counting a dead owner twice.
+          if event.observerCount < 1 { badCounts.increment() }
+        }
+      }
+      notifies.increment(by: sent)
+    }
+    #expect(stable.value == notifies.value)
+    #expect(badCounts.value == 0)
+    #expect(event.observerCount == 1, "every dead owner's registration was pruned")
+    token.dispose()
+  }
+
   @Test("Operators: map/filter chains, take, removeDuplicates and merge under concurrent notifies")
   func operators() {
     nonisolated(unsafe) let event = ObservableEvent<Int>()

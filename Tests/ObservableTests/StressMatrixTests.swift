@@ -71,6 +71,30 @@ struct CompatStressMatrixTests {
     passes.increment(by: sent)
   }
 
+  @Test("Pruning against concurrent passes: observers deallocate while 8 threads pass and add", arguments: Family.base)
+  func pruningAgainstPasses(family: Family) {
+    let observable = family.make()
+    let survivor = Counter()
+    observable.addObserver(survivor)
+    let passes = Tally()
+    race(threads: Self.threads, timeout: 600) { thread in
+      var sent = 0
+      for index in 0..<Self.operations / 4 {
+        if (index + thread) % 2 == 0 {
+          observable.withObservers { (observer: Ping) in observer.ping("") }
+          sent += 1
+        } else {
+          // Added and dropped at once: the next pass finds it dead and prunes it.
+          observable.addObserver(Counter())
+        }
+      }
+      passes.increment(by: sent)
+    }
+    #expect(survivor.count == passes.value, "the survivor heard every pass exactly once")
+    observable.withObservers { (_: Ping) in }
+    #expect(census(observable) == .init(observers: 1, keys: 0, registrations: 1), "every dead observer pruned")
+  }
+
   @Test("ObservableThreadSafeClass: passes, add/remove from 8 threads; exact and linearizable")
   func threadSafeClass() {
     let observable = SharedThreadSafeClass()
