@@ -10,6 +10,10 @@ import ObservableKit
 /// - Passes are synchronous and never queued, even when nested: `withObservers` is a visit,
 ///   not a notification.
 /// - No lock is held while user code runs or while a weak reference is loaded.
+/// - Where the lock is dropped mid-operation: pruning a dead observer (a pass that finds it
+///   gone, or `add` that finds a dead registration at a reused address) loads the weak
+///   reference outside the lock, then removes the registration only if it is still that
+///   same `WeakReference`; an object that reused the address meanwhile keeps its own.
 ///
 /// A value with reference semantics: copies share one storage. Handlers capture the storage,
 /// so the owner must call ``removeAll()`` from its deinit to break that cycle.
