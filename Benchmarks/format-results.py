@@ -42,6 +42,7 @@ UNIT_NAMES = OrderedDict(
         ("S7 ", "delivery"),
         ("S8 ", "live sub"),
         ("S8s ", "live sub"),
+        ("S9 ", "model"),
     ]
 )
 
@@ -93,7 +94,7 @@ def sort_key(scenario):
 
 
 def field_of(scenario):
-    return "bytes" if scenario.startswith(("S8 ", "S8s ")) else "time"
+    return "bytes" if scenario.startswith(("S8 ", "S8s ", "S9 ")) else "time"
 
 
 class Runs:

@@ -15,4 +15,5 @@ let benchmarks: @Sendable () -> Void = {
   registerContended()
   registerMemory()
   registerSharedFamily()
+  registerIdleModel()
 }

@@ -121,3 +121,37 @@ func registerMemoryAnchors(_ scenario: String, count: Int, sink: Sink) {
     cancellables.removeAll()
   })
 }
+
+/// Scenario 9: heap bytes of an idle model with 50 properties, none read or observed. The
+/// figure is per model: the interposer's requested bytes allocated minus freed while 100
+/// models are made and kept.
+func registerIdleModel() {
+  let models = 100
+  let properties = 50
+  let scenario = "S9 idle model with 50 properties"
+
+  register(scenario, units: models, .observableKit, maxIterations: 20, closure: { benchmark in
+    var kept: [[Property<Int>]] = []
+    kept.reserveCapacity(models)
+    benchmark.startMeasurement()
+    for _ in 0..<models { kept.append((0..<properties).map { Property($0) }) }
+    benchmark.stopMeasurement()
+    blackHole(kept.count)
+  })
+  register(scenario, units: models, .baseline, maxIterations: 20, closure: { benchmark in
+    var kept: [[BaselineProperty<Int>]] = []
+    kept.reserveCapacity(models)
+    benchmark.startMeasurement()
+    for _ in 0..<models { kept.append((0..<properties).map { BaselineProperty($0) }) }
+    benchmark.stopMeasurement()
+    blackHole(kept.count)
+  })
+  register(scenario, units: models, .openCombine, maxIterations: 20, closure: { benchmark in
+    var kept: [[CurrentValueSubject<Int, Never>]] = []
+    kept.reserveCapacity(models)
+    benchmark.startMeasurement()
+    for _ in 0..<models { kept.append((0..<properties).map { CurrentValueSubject($0) }) }
+    benchmark.stopMeasurement()
+    blackHole(kept.count)
+  })
+}

@@ -6,51 +6,49 @@ import Observation
 /// `value` inside `withObservationTracking` (or a SwiftUI view body) registers the access and
 /// a set triggers `onChange`.
 ///
+/// The registrar is made lazily, by the first read of `value`, under the storage lock: a
+/// property nobody has read cannot be tracked, so until then it costs no memory (a registrar
+/// and its key path take about 290 bytes) and its sets skip Observation's `willSet` and
+/// `didSet`. A set checks for the registrar in the critical section where it would store the
+/// value, so a read that makes the registrar either comes after the set (and reads the new
+/// value) or before it (and the set reports the mutation).
+///
 /// The registrar's type needs macOS 14 / iOS 17, later than the package supports, so it is
 /// kept as an `AnyObject` and used only behind an availability check.
 @usableFromInline
-struct ObservationSupport<T>: Sendable {
-  @usableFromInline let registrar: (any AnyObject & Sendable)?
-
-  init(enabled: Bool) {
+enum ObservationSupport {
+  /// A registrar for a property of `T`, if the platform has Observation.
+  @usableFromInline
+  static func makeRegistrar<T>(for _: T.Type) -> (any AnyObject & Sendable)? {
     #if canImport(Observation)
-    if enabled, #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) {
-      registrar = Registrar<T>()
-      return
+    if #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) {
+      return Registrar<T>()
     }
     #endif
-    registrar = nil
+    return nil
   }
 
   /// Reports a read of `property.value` to an enclosing observation tracking.
-  /// Reports a read of `property`; a property created without tracking skips it inline.
-  @inlinable
-  func access(_ property: Property<T>) {
-    if registrar != nil { reportAccess(property) }
-  }
-
   @usableFromInline
-  func reportAccess(_ property: Property<T>) {
+  static func reportAccess<T>(_ property: Property<T>, _ registrar: any AnyObject & Sendable) {
     #if canImport(Observation)
-    if #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *), let registrar {
+    if #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) {
       let registrar = unsafeDowncast(registrar, to: Registrar<T>.self)
       registrar.registrar.access(property, keyPath: registrar.keyPath)
     }
     #endif
   }
 
-  /// Wraps a set of `property.value`. Call with no lock held: `willSet` runs `onChange`.
-  /// Runs `mutation` as a change of `property`; a property created without tracking runs it
-  /// inline.
-  @inlinable
-  func withMutation<R>(of property: Property<T>, _ mutation: () -> R) -> R {
-    registrar == nil ? mutation() : reportMutation(of: property, mutation)
-  }
-
+  /// Runs `mutation` as a change of `property`. Call with no lock held: `willSet` runs
+  /// `onChange`.
   @usableFromInline
-  func reportMutation<R>(of property: Property<T>, _ mutation: () -> R) -> R {
+  static func reportMutation<T, R>(
+    of property: Property<T>,
+    _ registrar: any AnyObject & Sendable,
+    _ mutation: () -> R
+  ) -> R {
     #if canImport(Observation)
-    if #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *), let registrar {
+    if #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) {
       let registrar = unsafeDowncast(registrar, to: Registrar<T>.self)
       return registrar.registrar.withMutation(of: property, keyPath: registrar.keyPath, mutation)
     }

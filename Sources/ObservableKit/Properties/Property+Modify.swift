@@ -16,11 +16,8 @@ extension Property {
       let (current, version) = storage.withLock { header in (header.state.value, header.state.version) }
       var copy = current
       let result = try DeliveryFrame.whileModifying(storage.identity) { try body(&copy) }
-      let published = observation.withMutation(of: self) {
-        storage.withLock { header -> (PropertyUpdate<T>, Storage.Snapshot)? in
-          guard header.state.version == version else { return nil }
-          return (header.state.replace(with: copy), storage.snapshotLocked(header))
-        }
+      let published = commit { state in
+        state.version == version ? state.replace(with: copy) : nil
       }
       if let (update, snapshot) = published {
         withExtendedLifetime(self) { publish(update, from: snapshot) }

@@ -34,7 +34,8 @@
 /// ``SharedProperty``.
 public final class Property<T>: PropertySource {
   @usableFromInline let storage: ObserverStorage<PropertyUpdate<T>, PropertyState<T>>
-  @usableFromInline let observation: ObservationSupport<T>
+  /// Whether reads and sets are reported to Swift Observation.
+  @usableFromInline let tracksObservation: Bool
 
   /// Creates a property holding `initialValue`. Creating it notifies nobody.
   ///
@@ -46,7 +47,7 @@ public final class Property<T>: PropertySource {
   ///     `false` for a property that no view or tracking closure reads.
   public init(_ initialValue: T, observationTracking: Bool = true) {
     storage = ObserverStorage(state: PropertyState(value: initialValue))
-    observation = ObservationSupport(enabled: observationTracking)
+    tracksObservation = observationTracking
   }
 
   deinit {
@@ -57,21 +58,27 @@ public final class Property<T>: PropertySource {
   @inlinable
   public var value: T {
     get {
-      observation.access(self)
-      return storage.withLock { $0.state.value }
+      let (value, registrar) = storage.withLock { header in
+        (header.state.value, tracksObservation ? header.state.registrarForRead() : nil)
+      }
+      if let registrar { ObservationSupport.reportAccess(self, registrar) }
+      return value
     }
     set {
       precondition(
         !DeliveryFrame.isModifying(storage.identity),
         "Property.modify: the closure must change its inout argument, not set the property itself"
       )
-      let (update, snapshot) = observation.withMutation(of: self) {
-        storage.withLock { header in
-          // The old value leaves the lock inside the update, so its deinit runs outside.
+      // The old value leaves the lock inside the update, so its deinit runs outside.
+      if tracksObservation {
+        let (update, snapshot) = commit { state in state.replace(with: newValue) }!
+        withExtendedLifetime(self) { publish(update, from: snapshot) }
+      } else {
+        let (update, snapshot) = storage.withLock { header in
           (header.state.replace(with: newValue), storage.snapshotLocked(header))
         }
+        withExtendedLifetime(self) { publish(update, from: snapshot) }
       }
-      withExtendedLifetime(self) { publish(update, from: snapshot) }
     }
   }
 
@@ -158,6 +165,29 @@ public final class Property<T>: PropertySource {
     return token
   }
 
+  /// Applies `change` to the state under the lock and returns the update with the snapshot
+  /// its delivery starts from; nil if `change` declined. Once a read has made the registrar,
+  /// the change is wrapped in Observation's `withMutation`, outside the lock.
+  @inlinable
+  func commit(
+    _ change: (inout PropertyState<T>) -> PropertyUpdate<T>?
+  ) -> (PropertyUpdate<T>, Storage.Snapshot)? {
+    // Either the change is made at once (no registrar), or the registrar comes back.
+    typealias Committed = (PropertyUpdate<T>, Storage.Snapshot)?
+    let (committed, registrar) = storage.withLock { header -> (Committed, (any AnyObject & Sendable)?) in
+      if let registrar = header.state.registrar { return (nil, registrar) }
+      guard let update = change(&header.state) else { return (nil, nil) }
+      return ((update, storage.snapshotLocked(header)), nil)
+    }
+    guard let registrar else { return committed }
+    return ObservationSupport.reportMutation(of: self, registrar) {
+      storage.withLock { header -> Committed in
+        guard let update = change(&header.state) else { return nil }
+        return (update, storage.snapshotLocked(header))
+      }
+    }
+  }
+
   /// The number of live subscriptions.
   @inlinable public var observerCount: Int { storage.count }
 
@@ -187,9 +217,19 @@ struct PropertyState<T> {
   @usableFromInline var value: T
   /// Advances with every set; the initial value is version 1.
   @usableFromInline var version: UInt64 = 1
+  /// The Observation registrar, made by the first read (see `ObservationSupport`).
+  @usableFromInline var registrar: (any AnyObject & Sendable)?
+
   @inlinable
   init(value: T) {
     self.value = value
+  }
+
+  /// The registrar, made now if this is the first read.
+  @inlinable
+  mutating func registrarForRead() -> (any AnyObject & Sendable)? {
+    if registrar == nil { registrar = ObservationSupport.makeRegistrar(for: T.self) }
+    return registrar
   }
 
   @inlinable
