@@ -1,0 +1,200 @@
+/// A list of observers held weakly, each once, called in the order they were added: the
+/// storage of a multicast delegate.
+///
+/// An object tells its observers through a protocol of yours; the list holds them weakly, so
+/// an observer that owns the object makes no retain cycle, and a deallocated observer simply
+/// stops being called.
+///
+/// ```swift
+/// protocol AudioPlayerObserver: AnyObject {
+///   func playerDidStart(_ player: AudioPlayer, track: Track)
+///   func playerDidStop(_ player: AudioPlayer)
+/// }
+///
+/// final class AudioPlayer {
+///   private let observers = WeakObserverList<any AudioPlayerObserver>()
+///
+///   func addObserver(_ observer: any AudioPlayerObserver) { observers.add(observer) }
+///   func removeObserver(_ observer: any AudioPlayerObserver) { observers.remove(observer) }
+///
+///   func play(_ track: Track) {
+///     observers.forEach { $0.playerDidStart(self, track: track) }
+///   }
+/// }
+/// ```
+///
+/// `Observer` is usually a class-bound protocol such as `any AudioPlayerObserver`, or a
+/// class. Adding a value that is not a class instance stops with a precondition failure.
+///
+/// ## Threads and order
+/// - ``forEach(_:)`` calls its closure synchronously, on the calling thread, before it
+///   returns, once for each live observer, in the order they were first added. No lock is
+///   held during the calls.
+/// - Each observer is held strongly for the duration of its call. If that is the last
+///   reference, it deinitializes on the visiting thread when its call returns.
+/// - Every method is thread-safe: the list keeps an internal lock.
+/// - The list is not `Sendable` unless `Observer` is: Swift 6 keeps a list of non-`Sendable`
+///   observers, and the calls made to them, in one isolation domain.
+///
+/// ## Re-entrancy
+/// The closure of ``forEach(_:)`` may call any method of the list, including the list being
+/// visited:
+/// - An observer added during a visit is not visited by it.
+/// - An observer removed during a visit, before its turn, is not visited.
+/// - A visit started from inside a visit runs to completion at once, before the call that
+///   started it returns. Nothing is queued.
+///
+/// ## Lifetime
+/// Deallocated observers are skipped and no longer counted. Their registrations are
+/// dropped when a visit or a count comes across them. An object allocated later at the
+/// address of a dead observer is a different observer.
+///
+/// For observers registered per key, use ``KeyedWeakObserverList``.
+public final class WeakObserverList<Observer> {
+  let table = WeakObserverTable<Never>()
+
+  /// Creates an empty list.
+  public init() {}
+
+  /// Adds `observer` at the end of the order, unless it is in the list already: adding twice
+  /// keeps its first place.
+  public func add(_ observer: Observer) {
+    table.add(weakObserverObject(observer), for: nil)
+  }
+
+  /// Removes `observer`. Does nothing if it is not in the list.
+  public func remove(_ observer: Observer) {
+    table.remove(observer as AnyObject, for: nil)
+  }
+
+  /// Removes every observer.
+  public func removeAll() {
+    table.removeAll()
+  }
+
+  /// Whether `observer` is in the list.
+  public func contains(_ observer: Observer) -> Bool {
+    table.contains(observer as AnyObject, for: nil)
+  }
+
+  /// The number of live observers. O(n): it checks each weak reference.
+  public var count: Int {
+    table.count(for: nil)
+  }
+
+  /// Whether no live observer is in the list.
+  public var isEmpty: Bool {
+    table.count(for: nil, limit: 1) == 0
+  }
+
+  /// Calls `body` with each live observer, now, on this thread, in the order they were
+  /// added.
+  ///
+  /// Observers added during the visit are not visited; observers removed before their turn
+  /// are not. An error thrown by `body` ends the visit and is rethrown. The visit allocates
+  /// nothing unless it finds dead observers to drop.
+  public func forEach(_ body: (Observer) throws -> Void) rethrows {
+    // The cast consumes the reference the visit loaded, so a call costs one retain, not two.
+    try table.forEach(for: nil) { object in try body((consume object) as! Observer) }
+  }
+}
+
+/// A ``WeakObserverList`` whose observers may also register for keys: each key, and the
+/// keyless list, is a list of its own, visited on its own.
+///
+/// ```swift
+/// final class Downloader {
+///   private let observers = KeyedWeakObserverList<any DownloadObserver, URL>()
+///
+///   func addObserver(_ observer: any DownloadObserver, for url: URL) {
+///     observers.add(observer, for: url)
+///   }
+///
+///   private func finished(_ url: URL) {
+///     observers.forEach(for: url) { $0.downloadDidFinish(url) }
+///     observers.forEach { $0.downloadDidFinish(url) }  // those that observe every URL
+///   }
+/// }
+/// ```
+///
+/// An observer may be in the keyless list and in the lists of several keys; each
+/// registration is added and removed on its own. The keys are stored with their own type,
+/// never boxed. A key with no registration left takes no memory.
+///
+/// Threads, order, re-entrancy and lifetime follow ``WeakObserverList``, list by list:
+/// ``forEach(for:_:)`` calls the observers of one key synchronously, on the calling thread,
+/// in the order they were added for that key, with no lock held.
+public final class KeyedWeakObserverList<Observer, Key: Hashable> {
+  let table = WeakObserverTable<Key>()
+
+  /// Creates an empty list.
+  public init() {}
+
+  /// Adds `observer` to the keyless list, unless it is there already.
+  public func add(_ observer: Observer) {
+    table.add(weakObserverObject(observer), for: nil)
+  }
+
+  /// Adds `observer` to the list of `key`, unless it is there already.
+  public func add(_ observer: Observer, for key: Key) {
+    table.add(weakObserverObject(observer), for: key)
+  }
+
+  /// Removes `observer` from the keyless list; its registrations for keys stay.
+  public func remove(_ observer: Observer) {
+    table.remove(observer as AnyObject, for: nil)
+  }
+
+  /// Removes `observer` from the list of `key`. Does nothing if it is not there.
+  public func remove(_ observer: Observer, for key: Key) {
+    table.remove(observer as AnyObject, for: key)
+  }
+
+  /// Removes every observer, from the keyless list and from every key.
+  public func removeAll() {
+    table.removeAll()
+  }
+
+  /// Whether `observer` is in the keyless list.
+  public func contains(_ observer: Observer) -> Bool {
+    table.contains(observer as AnyObject, for: nil)
+  }
+
+  /// Whether `observer` is in the list of `key`.
+  public func contains(_ observer: Observer, for key: Key) -> Bool {
+    table.contains(observer as AnyObject, for: key)
+  }
+
+  /// The number of live observers in the keyless list. O(n).
+  public var count: Int {
+    table.count(for: nil)
+  }
+
+  /// The number of live observers in the list of `key`. O(n) in that list.
+  public func count(for key: Key) -> Int {
+    table.count(for: key)
+  }
+
+  /// Whether no live observer is in the keyless list.
+  public var isEmpty: Bool {
+    table.count(for: nil, limit: 1) == 0
+  }
+
+  /// Calls `body` with each live observer of the keyless list, now, on this thread, in the
+  /// order they were added. See ``WeakObserverList/forEach(_:)``.
+  public func forEach(_ body: (Observer) throws -> Void) rethrows {
+    try table.forEach(for: nil) { object in try body((consume object) as! Observer) }
+  }
+
+  /// Calls `body` with each live observer registered for `key`, now, on this thread, in the
+  /// order they were added for that key. See ``WeakObserverList/forEach(_:)``.
+  public func forEach(for key: Key, _ body: (Observer) throws -> Void) rethrows {
+    try table.forEach(for: key) { object in try body((consume object) as! Observer) }
+  }
+}
+
+// The lock in `table` guards all the state, which holds weak references and no closures.
+extension WeakObserverList: @unchecked Sendable where Observer: Sendable {}
+
+// The lock in `table` guards all the state, which holds weak references, keys, no closures.
+extension KeyedWeakObserverList: @unchecked Sendable where Observer: Sendable, Key: Sendable {}
