@@ -79,7 +79,6 @@ static inline void okit_sync_advance_epoch(okit_sync_t *sync) {
   __atomic_fetch_add(&sync->epoch, 1, __ATOMIC_RELEASE);
 }
 
-/// Raises `*word` to `value` if it is lower. Returns true if this call raised it.
 /// Takes the turn and returns true if nobody holds it; otherwise changes nothing.
 static inline bool okit_sync_try_take_turn(okit_sync_t *sync) {
   uint64_t expected = 0;
