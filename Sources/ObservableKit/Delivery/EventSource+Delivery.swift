@@ -10,9 +10,7 @@ extension EventSource where Value: Sendable {
   /// `dispose()` returns, no value is taken for a call, not even one already queued (a call
   /// that the queue had already begun may finish).
   public func observe(on queue: DispatchQueue, _ handler: @escaping @Sendable (Value) -> Void) -> any Disposable {
-    let delivery = QueueDelivery(queue: queue, handler: handler)
-    delivery.attach(observe { delivery.enqueue($0) })
-    return delivery
+    QueueDelivery(queue: queue, handler: handler) { observe($0) }
   }
 
   /// Registers a main-actor handler: called at once when the value comes on the main actor
@@ -33,8 +31,6 @@ extension EventSource where Value: Sendable {
     on _: MainActor,
     _ handler: @escaping @MainActor (Value) -> Void
   ) -> any Disposable {
-    let delivery = MainActorDelivery(handler: handler)
-    delivery.attach(observe { delivery.enqueue($0) })
-    return delivery
+    MainActorDelivery(handler: handler) { observe($0) }
   }
 }

@@ -18,25 +18,21 @@
 /// below never suspends when it already runs with the handler's isolation. Where immediate
 /// tasks are unavailable (Apple platforms before 26), every call is enqueued instead.
 ///
-/// Invariant where the lock is dropped: `isDraining` is set from the moment a drain is
-/// decided until the buffer is found empty under the lock, so one drain at a time calls the
-/// handler and values keep their order. Each drain runs with the handler's own isolation
-/// and takes the next value and the handler under the lock just before the call, which then
-/// starts without suspending; `dispose()` clears the handler under the same lock, so no
-/// value is taken after it returns. A call whose value was taken just before may still run,
-/// as for a pass in progress (the schedule explorer runs that interleaving).
+/// The drain follows `DeliveryMailbox`'s invariant. Each drain runs with the handler's own
+/// isolation and takes the next value just before the call, which then starts without
+/// suspending; a call whose value was taken just before `dispose()` may still run, as for a
+/// pass in progress (the schedule explorer runs that interleaving).
 final class IsolatedDelivery<Value: Sendable>: Disposable {
   /// Calls the user's handler with one value. It runs with the caller's isolation, so it adds
   /// no hop to the handler's own.
   typealias Call = nonisolated(nonsending) @Sendable (Value) async -> Void
 
-  private struct State: Sendable {
-    var call: Call?
-    /// The way into the handler's actor, for the other-actor route; released with the
-    /// call, since it holds the actor, which often holds this subscription's token.
-    var proxy: ExecutorProxy?
-    var buffer = DeliveryBuffer<Value>()
-    var isDraining = false
+  /// What the mailbox holds while open: the call, and for the other-actor route the way
+  /// into that actor, released with it since it holds the actor, which often holds this
+  /// subscription's token.
+  private struct Target: Sendable {
+    let call: Call
+    let proxy: ExecutorProxy?
   }
 
   private enum Route {
@@ -45,22 +41,23 @@ final class IsolatedDelivery<Value: Sendable>: Disposable {
     case actor
   }
 
-  private let state: Locked<State>
+  private let mailbox: DeliveryMailbox<Value, Target>
   private let route: Route
   private let upstream = DisposableSlot()
 
-  /// Creates the delivery of `call`, which calls a handler whose isolation is `isolation`.
+  /// Creates the delivery of `call`, which calls a handler whose isolation is `isolation`;
+  /// ``attach(_:)`` connects it to the subscription that feeds ``enqueue(_:)``.
   init(isolation: (any Actor)?, call: @escaping Call) {
     switch isolation {
     case nil:
       route = .nonisolated
-      state = Locked(State(call: call))
+      mailbox = DeliveryMailbox(handler: Target(call: call, proxy: nil))
     case let actor? where actor === MainActor.shared:
       route = .mainActor
-      state = Locked(State(call: call))
+      mailbox = DeliveryMailbox(handler: Target(call: call, proxy: nil))
     case let actor?:
       route = .actor
-      state = Locked(State(call: call, proxy: ExecutorProxy(actor)))
+      mailbox = DeliveryMailbox(handler: Target(call: call, proxy: ExecutorProxy(actor)))
     }
   }
 
@@ -71,16 +68,7 @@ final class IsolatedDelivery<Value: Sendable>: Disposable {
 
   /// Delivers `value` after the values that wait, synchronously where the route allows.
   func enqueue(_ value: Value) {
-    let startsDrain = state.withLock { state -> Bool in
-      guard state.call != nil else { return false }
-      state.buffer.append(value)
-      defer { state.isDraining = true }
-      return !state.isDraining
-    }
-    if startsDrain { startDrain() }
-  }
-
-  private func startDrain() {
+    guard mailbox.post(value) else { return }
     switch route {
     case .nonisolated:
       if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
@@ -95,7 +83,7 @@ final class IsolatedDelivery<Value: Sendable>: Disposable {
         Task { @MainActor in await self.drain() }
       }
     case .actor:
-      guard let proxy = state.withLock({ $0.proxy }) else { return }
+      guard let proxy = mailbox.handler?.proxy else { return }
       Task { await proxy.run { _ in await self.drain() } }
     }
   }
@@ -103,32 +91,18 @@ final class IsolatedDelivery<Value: Sendable>: Disposable {
   /// Calls the handler with each waiting value, in order. It runs with the handler's
   /// isolation (the caller's), so the await below starts the call without suspending.
   private func drain(isolation: isolated (any Actor)? = #isolation) async {
-    while let (call, value) = state.withLock({ state -> (Call, Value)? in
-      guard let call = state.call, let value = state.buffer.popFirst() else {
-        state.isDraining = false
-        return nil
-      }
-      return (call, value)
-    }) {
+    while let (target, value) = mailbox.next() {
       schedulePoint("isolated.drain: a value taken; calling outside the lock")
-      await call(value)
+      await target.call(value)
     }
   }
 
   func dispose() {
     upstream.dispose()
-    let released = state.withLock { state in
-      defer {
-        state.call = nil
-        state.proxy = nil
-        state.buffer = DeliveryBuffer()
-      }
-      return (state.call, state.proxy, state.buffer)
-    }
-    withExtendedLifetime(released) {}
+    mailbox.close()
   }
 
-  var isDisposed: Bool { state.withLock { $0.call == nil } }
+  var isDisposed: Bool { mailbox.isClosed }
 }
 
 /// An actor that runs on another actor's executor, so that code isolated to it runs with that

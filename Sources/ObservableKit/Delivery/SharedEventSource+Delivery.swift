@@ -4,9 +4,7 @@ extension SharedEventSource {
   /// Registers `handler` to be called on `queue`, asynchronously, in order; see
   /// ``EventSource/observe(on:_:)-(DispatchQueue,_)``.
   public func observe(on queue: DispatchQueue, _ handler: @escaping @Sendable (Value) -> Void) -> any Disposable {
-    let delivery = QueueDelivery(queue: queue, handler: handler)
-    delivery.attach(observeNonisolated { delivery.enqueue($0) })
-    return delivery
+    QueueDelivery(queue: queue, handler: handler) { observeNonisolated($0) }
   }
 
   /// Registers a main-actor handler, whatever the caller's isolation: called at once when the
@@ -16,8 +14,6 @@ extension SharedEventSource {
     on _: MainActor,
     _ handler: @escaping @MainActor (Value) -> Void
   ) -> any Disposable {
-    let delivery = MainActorDelivery(handler: handler)
-    delivery.attach(observeNonisolated { delivery.enqueue($0) })
-    return delivery
+    MainActorDelivery(handler: handler) { observeNonisolated($0) }
   }
 }
