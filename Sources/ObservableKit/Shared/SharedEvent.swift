@@ -24,7 +24,7 @@
 ///   ``notifyObservers(_:)`` returns.
 /// - Registered from the **main actor** (a `@MainActor` class, a new app's default
 ///   isolation), it runs on the main actor: before ``notifyObservers(_:)`` returns when that
-///   is called on the main thread and nothing of this subscription waits, otherwise later,
+///   is called on the main actor and nothing of this subscription waits, otherwise later,
 ///   enqueued to the main actor.
 /// - Registered from **another actor**, it is always enqueued to that actor.
 ///
