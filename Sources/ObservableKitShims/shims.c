@@ -1,5 +1,36 @@
 #include "ObservableKitShims.h"
 
+#if defined(__linux__)
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+// The contended path of the futex mutex (Drepper, "Futexes Are Tricky", mutex 3): spin a
+// little, since critical sections here are a few dozen instructions, then mark the word
+// contended (2) and sleep until an unlock wakes us, retaking it as contended.
+void okit_futex_lock_slow(uint32_t *word) {
+  for (int spin = 0; spin < 100; spin++) {
+    uint32_t unlocked = 0;
+    if (__atomic_load_n(word, __ATOMIC_RELAXED) == 0 &&
+        __atomic_compare_exchange_n(word, &unlocked, 1, false, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+      return;
+    }
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+  }
+  while (__atomic_exchange_n(word, 2, __ATOMIC_ACQUIRE) != 0) {
+    syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, 2, NULL, NULL, 0);
+  }
+}
+
+void okit_futex_wake(uint32_t *word) {
+  syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
+#endif
+
 #if defined(_WIN32)
 __declspec(thread) void *okit_frame = 0;
 __declspec(thread) void *okit_schedule_gate = 0;

@@ -10,6 +10,12 @@ typedef os_unfair_lock okit_mutex_t;
 #elif defined(_WIN32)
 #include <windows.h>
 typedef SRWLOCK okit_mutex_t;
+#elif defined(__linux__)
+/// A futex word: 0 unlocked, 1 locked, 2 locked with possible waiters. Four bytes where
+/// pthread_mutex_t takes forty, and every event, property and bag has one.
+typedef uint32_t okit_mutex_t;
+void okit_futex_lock_slow(uint32_t *_Nonnull word);
+void okit_futex_wake(uint32_t *_Nonnull word);
 #else
 #include <pthread.h>
 typedef pthread_mutex_t okit_mutex_t;
@@ -20,11 +26,11 @@ typedef pthread_mutex_t okit_mutex_t;
 #pragma clang assume_nonnull begin
 
 typedef struct {
-  okit_mutex_t mutex;
   uint64_t epoch;
   /// The delivery turn of a property: OKIT_TURN_HELD while one thread delivers its values,
   /// plus OKIT_TURN_REQUESTED once another thread has asked it to deliver again.
   uint64_t turn;
+  okit_mutex_t mutex;
 } okit_sync_t;
 
 enum { OKIT_TURN_HELD = 1, OKIT_TURN_REQUESTED = 2 };
@@ -36,13 +42,15 @@ static inline void okit_sync_init(okit_sync_t *sync) {
   sync->mutex = OS_UNFAIR_LOCK_INIT;
 #elif defined(_WIN32)
   InitializeSRWLock(&sync->mutex);
+#elif defined(__linux__)
+  sync->mutex = 0;
 #else
   pthread_mutex_init(&sync->mutex, NULL);
 #endif
 }
 
 static inline void okit_sync_destroy(okit_sync_t *sync) {
-#if !defined(__APPLE__) && !defined(_WIN32)
+#if !defined(__APPLE__) && !defined(_WIN32) && !defined(__linux__)
   pthread_mutex_destroy(&sync->mutex);
 #else
   (void)sync;
@@ -54,6 +62,11 @@ static inline void okit_sync_lock(okit_sync_t *sync) {
   os_unfair_lock_lock(&sync->mutex);
 #elif defined(_WIN32)
   AcquireSRWLockExclusive(&sync->mutex);
+#elif defined(__linux__)
+  uint32_t unlocked = 0;
+  if (!__atomic_compare_exchange_n(&sync->mutex, &unlocked, 1, false, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+    okit_futex_lock_slow(&sync->mutex);
+  }
 #else
   pthread_mutex_lock(&sync->mutex);
 #endif
@@ -64,6 +77,12 @@ static inline void okit_sync_unlock(okit_sync_t *sync) {
   os_unfair_lock_unlock(&sync->mutex);
 #elif defined(_WIN32)
   ReleaseSRWLockExclusive(&sync->mutex);
+#elif defined(__linux__)
+  // 1 → 0 is the uncontended unlock; from 2 a waiter may sleep: clear the word and wake one.
+  if (__atomic_fetch_sub(&sync->mutex, 1, __ATOMIC_RELEASE) != 1) {
+    __atomic_store_n(&sync->mutex, 0, __ATOMIC_RELEASE);
+    okit_futex_wake(&sync->mutex);
+  }
 #else
   pthread_mutex_unlock(&sync->mutex);
 #endif
