@@ -50,7 +50,12 @@ import Combine
 /// yourself, or `notifyChange()` from any thread. On other platforms
 /// `objectWillChange` is an `ObservableObjectPublisher` stand-in with the same `send()`.
 open class ObservableClass: Observable {
-  @usableFromInline package let registry = ObserverRegistry()
+  /// Every registration, plain and keyed (see ObserverLists.swift): a
+  /// `KeyedWeakObserverList<AnyObject, TKey>` for a keyed class, `<AnyObject, Never>` else.
+  @usableFromInline let observers: any ObserverMembers
+
+  /// The list, for the package's tests.
+  package var observerList: AnyObject { observers }
 
   #if !canImport(Combine)
   /// Stands in for `ObservableObject.objectWillChange` where Combine does not exist, so that
@@ -62,10 +67,10 @@ open class ObservableClass: Observable {
   #endif
 
   /// Creates an observable with no observers.
-  public init() {}
-
-  deinit {
-    registry.removeAll()
+  public init() {
+    // The dynamic type tells the key type: a subclass that adopts `KeyedObservable` gets a
+    // list keyed by its `TKey`.
+    observers = makeObserverList(for: Self.self)
   }
 
   /// Registers `observer`, held weakly, for every later pass of `withObservers(_:)`.
@@ -74,7 +79,7 @@ open class ObservableClass: Observable {
   /// not even its place in the order. Safe from any thread and from inside a callback; an
   /// observer added during a pass is first called by the next pass.
   public func addObserver<TObservationProtocol: AnyObject>(_ observer: TObservationProtocol) {
-    registry.add(observer)
+    observers.add(observer)
   }
 
   /// Ends every registration of `observer`, plain and keyed; does nothing if it has none.
@@ -83,7 +88,7 @@ open class ObservableClass: Observable {
   /// this or another thread (a call another thread has already begun may still be running).
   /// Safe from any thread and from inside a callback.
   public func removeObserver<TObservationProtocol: AnyObject>(_ observer: TObservationProtocol) {
-    registry.remove(observer)
+    observers.removeFromAllLists(observer)
   }
 
   /// Calls `code` with each live observer that conforms to `TObservationProtocol`.
@@ -98,7 +103,9 @@ open class ObservableClass: Observable {
   ///   removed before their turn are not called. Each observer is kept alive for its call.
   @inlinable
   open func withObservers<TObservationProtocol>(_ code: (_ observer: TObservationProtocol) -> Void) {
-    registry.visit(code)
+    observers.forEachInAnyList { object in
+      if let observer = object as? TObservationProtocol { code(observer) }
+    }
   }
 
   /// Sends `objectWillChange` on the main actor, later: schedules a task and returns at once.

@@ -2,8 +2,9 @@
 /// thread.
 ///
 /// Use it exactly like ``ObservableClass``, which it extends without changing anything: in
-/// this module every class maps onto the same locked core storage, so the guarantees below
-/// hold for both. The name states the intent and keeps Flowduino code compiling.
+/// this module every class holds its observers in the same locked observer list, so the
+/// guarantees below hold for both. The name states the intent and keeps Flowduino code
+/// compiling.
 ///
 /// ## Threads and order
 /// - `addObserver` and `removeObserver` work from any thread at any time, including from

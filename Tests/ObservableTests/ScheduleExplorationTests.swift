@@ -2,9 +2,10 @@ import Observable
 import Testing
 import TestSupport
 
-/// Every interleaving of the compatibility registry's pruning of a dead observer with the
-/// operations that can race it (see ObservableKit's audit table in Thread Safety).
-@Suite("Schedule exploration: compatibility registry")
+/// Every interleaving of the observer list's pruning of a dead observer, as the
+/// compatibility classes use it, with the operations that can race it (see the invariants
+/// at the top of ObservableKit's WeakObserverTable.swift).
+@Suite("Schedule exploration: compatibility observer list")
 struct RegistryScheduleExplorationTests {
   struct State {
     let observable: any Observable
@@ -12,7 +13,7 @@ struct RegistryScheduleExplorationTests {
     let newcomer = Counter()
   }
 
-  /// Every class of the module holds the same registry, so one family explores it.
+  /// Every class of the module holds the same kind of list, so one family explores it.
   @Test("A pass pruning a dead observer races an add and a second pass (3 operations, every interleaving)")
   func pruneAgainstAddAndPass() {
     let family = Family.threadSafe
@@ -40,7 +41,41 @@ struct RegistryScheduleExplorationTests {
         #expect(reached == 2, "the survivor and the newcomer stay registered: \(trace)")
       }
     )
-    print("explored \(report.schedules) schedules of up to \(report.longestSchedule) points: registry \(family)")
-    #expect(report.pointsSeen.contains("registry: pruning a dead observer"))
+    print("explored \(report.schedules) schedules of up to \(report.longestSchedule) points: observer list \(family)")
+    #expect(report.pointsSeen.contains("observer list: visit pruning a dead observer"))
+  }
+
+  struct KeyedState {
+    let observable: any KeyedObservable<String>
+    let survivor = Counter()
+  }
+
+  /// A keyed pass prunes a dead observer from every key; the plain pass and a removal of
+  /// another key race it.
+  @Test("A keyed pass pruning a dead observer races a plain pass and a keyed removal (every interleaving)")
+  func keyedPruneAgainstPassAndRemoval() {
+    let family = KeyedFamily.threadSafe
+    let report = ScheduleExplorer.explore(
+      setUp: {
+        let state = KeyedState(observable: family.make())
+        do {
+          let transient = Counter()
+          state.observable.addKeyedObserver(keys: ["A", "B"], transient)
+        }
+        state.observable.addKeyedObserver(keys: ["A", "B"], state.survivor)
+        return state
+      },
+      operations: [
+        { state in state.observable.withKeyedObservers(key: "A") { (_, observer: Ping) in observer.ping("") } },
+        { state in state.observable.withObservers { (observer: Ping) in observer.ping("") } },
+        { state in state.observable.removeKeyedObserver(key: "B", state.survivor) },
+      ],
+      check: { state, trace in
+        #expect(state.survivor.count == 2, "the keyed pass and the plain pass reach the survivor: \(trace)")
+        #expect(census(state.observable) == .init(observers: 1, keys: 1, registrations: 2), "\(trace)")
+      }
+    )
+    print("explored \(report.schedules) schedules of up to \(report.longestSchedule) points: keyed observer list \(family)")
+    #expect(report.pointsSeen.contains("observer list: visit pruning a dead observer"))
   }
 }

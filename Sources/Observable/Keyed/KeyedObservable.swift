@@ -215,15 +215,22 @@ extension KeyedObservable {
 }
 
 // The keyed classes of this module, and any subclass of `ObservableClass` that adopts
-// `KeyedObservable`, share this one implementation on the class's registry.
+// `KeyedObservable`, share this one implementation on the class's observer list.
 extension KeyedObservable where Self: ObservableClass {
+  /// The class's list: `ObservableClass.init` made it keyed by this `TKey`, the one key type
+  /// of the object's `KeyedObservable` conformance.
+  @usableFromInline
+  var keyedObservers: KeyedWeakObserverList<AnyObject, TKey> {
+    unsafeDowncast(observers, to: KeyedWeakObserverList<AnyObject, TKey>.self)
+  }
+
   /// Registers `observer`, held weakly, for `key`; does nothing if it already is.
   ///
   /// The observer also becomes an observer of the object (`withObservers(_:)`
   /// reaches it), keeping its place if it already was. Safe from any thread and from inside a
   /// callback; first called by the next keyed pass for `key`.
   public func addKeyedObserver<TObservationProtocol: AnyObject>(key: TKey, _ observer: TObservationProtocol) {
-    registry.add(observer, key: key)
+    keyedObservers.add(observer, for: key)
   }
 
   /// Ends `observer`'s registration for `key`; does nothing if it has none.
@@ -233,7 +240,7 @@ extension KeyedObservable where Self: ObservableClass {
   /// If that was its last key and it was not added with `addObserver`, the observer is
   /// removed from the object altogether.
   public func removeKeyedObserver<TObservationProtocol: AnyObject>(key: TKey, _ observer: TObservationProtocol) {
-    registry.remove(observer, key: AnyHashable(key))
+    keyedObservers.remove(observer, for: key)
   }
 
   /// Calls `code` with `key` and each live observer registered for `key` that conforms to
@@ -249,6 +256,8 @@ extension KeyedObservable where Self: ObservableClass {
     key: TKey,
     _ code: (_ key: TKey, _ observer: TObservationProtocol) -> Void
   ) {
-    registry.visit(key: key) { (observer: TObservationProtocol) in code(key, observer) }
+    keyedObservers.forEach(for: key) { object in
+      if let observer = object as? TObservationProtocol { code(key, observer) }
+    }
   }
 }

@@ -51,7 +51,7 @@
 ///
 /// For observers registered per key, use ``KeyedWeakObserverList``.
 public final class WeakObserverList<Observer> {
-  let table = WeakObserverTable<Never>()
+  let table = WeakObserverTable<Never>(tracksMembers: false)
 
   /// Creates an empty list.
   public init() {}
@@ -74,17 +74,17 @@ public final class WeakObserverList<Observer> {
 
   /// Whether `observer` is in the list.
   public func contains(_ observer: Observer) -> Bool {
-    table.contains(observer as AnyObject, for: nil)
+    table.contains(observer as AnyObject, in: .keyless)
   }
 
   /// The number of live observers. O(n): it checks each weak reference.
   public var count: Int {
-    table.count(for: nil)
+    table.count(in: .keyless)
   }
 
   /// Whether no live observer is in the list.
   public var isEmpty: Bool {
-    table.count(for: nil, limit: 1) == 0
+    table.count(in: .keyless, limit: 1) == 0
   }
 
   /// Calls `body` with each live observer, now, on this thread, in the order they were
@@ -95,7 +95,7 @@ public final class WeakObserverList<Observer> {
   /// nothing unless it finds dead observers to drop.
   public func forEach(_ body: (Observer) throws -> Void) rethrows {
     // The cast consumes the reference the visit loaded, so a call costs one retain, not two.
-    try table.forEach(for: nil) { object in try body((consume object) as! Observer) }
+    try table.forEach(in: .keyless) { object in try body((consume object) as! Observer) }
   }
 }
 
@@ -121,11 +121,16 @@ public final class WeakObserverList<Observer> {
 /// registration is added and removed on its own. The keys are stored with their own type,
 /// never boxed. A key with no registration left takes no memory.
 ///
+/// An observer in any of the lists is a member of the whole: ``forEachInAnyList(_:)`` visits
+/// every member once, in the order it joined, and ``removeFromAllLists(_:)`` ends all of an
+/// observer's registrations at once.
+///
 /// Threads, order, re-entrancy and lifetime follow ``WeakObserverList``, list by list:
 /// ``forEach(for:_:)`` calls the observers of one key synchronously, on the calling thread,
-/// in the order they were added for that key, with no lock held.
+/// in the order they were added for that key, with no lock held. A visit or a count that
+/// comes across a deallocated observer drops its registrations from every list.
 public final class KeyedWeakObserverList<Observer, Key: Hashable> {
-  let table = WeakObserverTable<Key>()
+  let table = WeakObserverTable<Key>(tracksMembers: true)
 
   /// Creates an empty list.
   public init() {}
@@ -150,6 +155,12 @@ public final class KeyedWeakObserverList<Observer, Key: Hashable> {
     table.remove(observer as AnyObject, for: key)
   }
 
+  /// Removes `observer` from the keyless list and from the list of every key. Does nothing
+  /// if it is in none.
+  public func removeFromAllLists(_ observer: Observer) {
+    table.removeFromAllLists(observer as AnyObject)
+  }
+
   /// Removes every observer, from the keyless list and from every key.
   public func removeAll() {
     table.removeAll()
@@ -157,39 +168,49 @@ public final class KeyedWeakObserverList<Observer, Key: Hashable> {
 
   /// Whether `observer` is in the keyless list.
   public func contains(_ observer: Observer) -> Bool {
-    table.contains(observer as AnyObject, for: nil)
+    table.contains(observer as AnyObject, in: .keyless)
   }
 
   /// Whether `observer` is in the list of `key`.
   public func contains(_ observer: Observer, for key: Key) -> Bool {
-    table.contains(observer as AnyObject, for: key)
+    table.contains(observer as AnyObject, in: .key(key))
   }
 
   /// The number of live observers in the keyless list. O(n).
   public var count: Int {
-    table.count(for: nil)
+    table.count(in: .keyless)
   }
 
   /// The number of live observers in the list of `key`. O(n) in that list.
   public func count(for key: Key) -> Int {
-    table.count(for: key)
+    table.count(in: .key(key))
   }
 
   /// Whether no live observer is in the keyless list.
   public var isEmpty: Bool {
-    table.count(for: nil, limit: 1) == 0
+    table.count(in: .keyless, limit: 1) == 0
   }
 
   /// Calls `body` with each live observer of the keyless list, now, on this thread, in the
   /// order they were added. See ``WeakObserverList/forEach(_:)``.
   public func forEach(_ body: (Observer) throws -> Void) rethrows {
-    try table.forEach(for: nil) { object in try body((consume object) as! Observer) }
+    try table.forEach(in: .keyless) { object in try body((consume object) as! Observer) }
   }
 
   /// Calls `body` with each live observer registered for `key`, now, on this thread, in the
   /// order they were added for that key. See ``WeakObserverList/forEach(_:)``.
   public func forEach(for key: Key, _ body: (Observer) throws -> Void) rethrows {
-    try table.forEach(for: key) { object in try body((consume object) as! Observer) }
+    try table.forEach(in: .key(key)) { object in try body((consume object) as! Observer) }
+  }
+
+  /// Calls `body` once with each live observer that is in the keyless list or in the list
+  /// of any key, now, on this thread, in the order each joined the first of its lists.
+  ///
+  /// An observer stays in that order while it is in any list: adding it to another list
+  /// keeps its place, and only once its last registration ends does it leave. See
+  /// ``WeakObserverList/forEach(_:)`` for threads and re-entrancy.
+  public func forEachInAnyList(_ body: (Observer) throws -> Void) rethrows {
+    try table.forEach(in: .members) { object in try body((consume object) as! Observer) }
   }
 }
 

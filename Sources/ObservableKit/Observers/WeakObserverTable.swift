@@ -1,12 +1,30 @@
+// The state and the lock behind `WeakObserverList` and `KeyedWeakObserverList`.
+//
+// Invariants (the lock guards all the state):
+// - Each list (the keyless one, or one key's) holds an identity at most once; ids grow with
+//   each registration, so a buffer is in registration order and a visit that stops at the
+//   `nextID` of its snapshot never reaches a registration made after it began.
+// - A keyed table also keeps its members: every observer in any of its lists, once, in the
+//   order it joined the first. All the registrations of one member hold the member's one
+//   `WeakReference`, and a member leaves when its last registration ends, with all of them.
+// - Weak references are loaded only outside the lock: the strong reference a load returns
+//   may be the last one, and releasing it runs the observer's deinit.
+// - The windows where the lock is let go between finding a dead observer and removing it
+//   (a visit or a count that loaded nil; an `add` that found a dead registration at the
+//   address of the object it adds) end in a prune that removes a registration only if it
+//   still holds the dead `WeakReference` it found: an object that reused the address
+//   meanwhile keeps its own. In a keyed table the prune removes the dead member from every
+//   list. Schedule points mark both windows for the test suite's schedule explorer.
+
 /// One registration: an observer, held weakly, and its place in the order.
 struct WeakRegistration {
-  /// Grows with each registration of the list, so it is the registration order.
+  /// Grows with each registration of the table, so it is the registration order.
   let id: UInt64
   /// nil once the registration ended: a tombstone until the next compaction.
   var reference: WeakReference?
 }
 
-/// The registrations of one list: the keyless one, or one key's.
+/// The registrations of one list: the keyless one, one key's, or a keyed table's members.
 struct WeakRegistrations {
   /// In registration order, with tombstones. A visit takes this buffer by reference.
   private(set) var items: ContiguousArray<WeakRegistration> = []
@@ -31,6 +49,7 @@ struct WeakRegistrations {
   }
 
   /// Ends the registration of `identity`, if it is `expected` when one is given; returns it.
+  @discardableResult
   mutating func remove(_ identity: ObjectIdentifier, ifItIs expected: WeakReference? = nil) -> WeakReference? {
     guard let position = positions[identity] else { return nil }
     let reference = items[position].reference
@@ -48,26 +67,49 @@ struct WeakRegistrations {
   }
 }
 
+/// Which list of a table a visit, a count or a lookup reads.
+enum WeakObserverListSelection<Key: Hashable> {
+  /// The observers added without a key.
+  case keyless
+  /// The observers added for one key.
+  case key(Key)
+  /// A keyed table's members: every observer in any list, once.
+  case members
+}
+
 /// Everything the lock of a weak observer list guards.
 struct WeakObserverListState<Key: Hashable> {
+  /// Whether the table keeps `members` and `keysOf` (keyed tables do).
+  let tracksMembers: Bool
   var unkeyed = WeakRegistrations()
   /// A key with no registration left has no entry, so the dictionary does not grow forever.
   var keyed: [Key: WeakRegistrations] = [:]
+  /// Keyed tables only: every observer in any list, in the order it joined the first.
+  var members = WeakRegistrations()
+  /// Keyed tables only: the keys each member is registered for; no entry when none.
+  var keysOf: [ObjectIdentifier: [Key]] = [:]
   var nextID: UInt64 = 0
 
-  /// The buffer a visit of `key` (nil: the keyless list) starts from.
-  func items(for key: Key?) -> ContiguousArray<WeakRegistration> {
-    guard let key else { return unkeyed.items }
-    return keyed[key]?.items ?? []
+  init(tracksMembers: Bool) {
+    self.tracksMembers = tracksMembers
   }
 
-  func registrations(for key: Key?) -> WeakRegistrations? {
-    guard let key else { return unkeyed }
-    return keyed[key]
+  func registrations(in list: WeakObserverListSelection<Key>) -> WeakRegistrations? {
+    switch list {
+    case .keyless: unkeyed
+    case .key(let key): keyed[key]
+    case .members: tracksMembers ? members : unkeyed
+    }
   }
 
-  /// Runs `body` on the registrations of `key`. Moved out of the dictionary, they are
-  /// uniquely referenced unless a visit holds them, so `body` changes them in place.
+  /// The buffer a visit of `list` starts from.
+  func items(in list: WeakObserverListSelection<Key>) -> ContiguousArray<WeakRegistration> {
+    registrations(in: list)?.items ?? []
+  }
+
+  /// Runs `body` on the registrations of `key` (nil: the keyless list). Moved out of the
+  /// dictionary, they are uniquely referenced unless a visit holds them, so `body` changes
+  /// them in place.
   mutating func modify<R>(_ key: Key?, _ body: (inout WeakRegistrations) -> R) -> R {
     guard let key else { return body(&unkeyed) }
     var registrations = keyed.removeValue(forKey: key) ?? WeakRegistrations()
@@ -75,67 +117,136 @@ struct WeakObserverListState<Key: Hashable> {
     return body(&registrations)
   }
 
-  mutating func add(_ reference: WeakReference, for key: Key?) -> WeakReference? {
+  /// Registers `fresh` for `key` (nil: the keyless list), unless its identity is registered
+  /// there already.
+  ///
+  /// Returns a registered reference of the same identity that the caller must check outside
+  /// the lock, since it may belong to a dead object whose address `fresh`'s reuses: the
+  /// list's registration, or in a keyed table the member's, unless it is `confirmed`, which
+  /// the caller found alive.
+  mutating func add(_ fresh: WeakReference, for key: Key?, confirmed: WeakReference?) -> WeakReference? {
+    let identity = fresh.identity
+    var reference = fresh
+    if tracksMembers {
+      if let member = members.reference(for: identity) {
+        guard member === confirmed else { return member }
+        reference = member
+      } else {
+        _ = members.add(fresh, id: nextID)
+        nextID += 1
+      }
+    }
     let id = nextID
-    let existing = modify(key) { $0.add(reference, id: id) }
-    if existing == nil { nextID += 1 }
-    return existing
+    if let existing = modify(key, { $0.add(reference, id: id) }) {
+      return tracksMembers ? nil : existing
+    }
+    nextID += 1
+    if tracksMembers, let key { keysOf[identity, default: []].append(key) }
+    return nil
+  }
+
+  /// Ends the registration of `identity` for `key` (nil: the keyless list), and in a keyed
+  /// table its membership if that was its last. Returns what was removed.
+  mutating func remove(_ identity: ObjectIdentifier, for key: Key?) -> [WeakReference] {
+    guard let removed = modify(key, { $0.remove(identity) }) else { return [] }
+    guard tracksMembers else { return [removed] }
+    if let key, var keys = keysOf.removeValue(forKey: identity) {
+      keys.removeAll { $0 == key }
+      if !keys.isEmpty { keysOf[identity] = keys }
+    }
+    if keysOf[identity] == nil, unkeyed.reference(for: identity) == nil {
+      members.remove(identity)
+    }
+    return [removed]
+  }
+
+  /// Ends every registration of `identity`, if they still hold `expected` when one is
+  /// given. Returns what was removed.
+  mutating func removeFromAllLists(_ identity: ObjectIdentifier, ifItIs expected: WeakReference? = nil) -> [WeakReference] {
+    guard tracksMembers else { return unkeyed.remove(identity, ifItIs: expected).map { [$0] } ?? [] }
+    guard let member = members.remove(identity, ifItIs: expected) else { return [] }
+    var removed = [member]
+    if let reference = unkeyed.remove(identity) { removed.append(reference) }
+    for key in keysOf.removeValue(forKey: identity) ?? [] {
+      if let reference = modify(key, { $0.remove(identity) }) { removed.append(reference) }
+    }
+    return removed
   }
 }
 
 /// The machinery of ``WeakObserverList`` and ``KeyedWeakObserverList``, on observers
-/// erased to `AnyObject`. A `nil` key means the keyless list.
-///
-/// Weak references are loaded only outside the lock: the strong reference a load returns
-/// may be the last one, and releasing it runs the observer's deinit.
+/// erased to `AnyObject`. A `nil` key means the keyless list. See the invariants at the top
+/// of this file.
 struct WeakObserverTable<Key: Hashable> {
-  private let locked = Locked(WeakObserverListState<Key>())
+  private let locked: Locked<WeakObserverListState<Key>>
+  private let tracksMembers: Bool
+
+  init(tracksMembers: Bool) {
+    locked = Locked(WeakObserverListState(tracksMembers: tracksMembers))
+    self.tracksMembers = tracksMembers
+  }
 
   func add(_ object: AnyObject, for key: Key?) {
     let fresh = WeakReference(object)
-    while let existing = locked.withLock({ $0.add(fresh, for: key) }) {
-      // `object` is registered already, unless `existing` belongs to a dead object whose
-      // address `object` reuses: it then loads nil (we hold `object`). Drop it and retry.
-      if existing.object != nil { return }
-      prune([existing], for: key)
+    var confirmed: WeakReference? = nil
+    while let found = locked.withLock({ $0.add(fresh, for: key, confirmed: confirmed) }) {
+      // `found` belongs to `object` (we hold it, so it loads non-nil), or to a dead object
+      // whose address `object` reuses: drop that one then, and retry.
+      guard found.object == nil else {
+        // In the list already; or, in a keyed table, a member to register with `found`.
+        guard tracksMembers else { return }
+        confirmed = found
+        continue
+      }
+      schedulePoint("observer list: add pruning a dead observer at a reused address")
+      prune([found])
+      confirmed = nil
     }
   }
 
   func remove(_ object: AnyObject, for key: Key?) {
-    // The removed reference is released when this statement ends, after the lock.
+    // The removed references are released when this statement ends, after the lock.
     _ = locked.withLock { state in
-      let removed = state.modify(key) { $0.remove(ObjectIdentifier(object)) }
+      let removed = state.remove(ObjectIdentifier(object), for: key)
       // Tells visits in progress that their snapshot may hold an ended registration.
-      if removed != nil { locked.advanceEpochLocked() }
+      if !removed.isEmpty { locked.advanceEpochLocked() }
+      return removed
+    }
+  }
+
+  func removeFromAllLists(_ object: AnyObject) {
+    _ = locked.withLock { state in
+      let removed = state.removeFromAllLists(ObjectIdentifier(object))
+      if !removed.isEmpty { locked.advanceEpochLocked() }
       return removed
     }
   }
 
   func removeAll() {
     _ = locked.withLock { state in
-      let removed = (state.unkeyed, state.keyed)
-      state.unkeyed = WeakRegistrations()
-      state.keyed = [:]
+      let removed = (state.unkeyed, state.keyed, state.members, state.keysOf)
+      state = WeakObserverListState(tracksMembers: state.tracksMembers)
       locked.advanceEpochLocked()
       return removed
     }
   }
 
-  func contains(_ object: AnyObject, for key: Key?) -> Bool {
-    let reference = locked.withLock { $0.registrations(for: key)?.reference(for: ObjectIdentifier(object)) }
+  func contains(_ object: AnyObject, in list: WeakObserverListSelection<Key>) -> Bool {
+    let reference = locked.withLock { $0.registrations(in: list)?.reference(for: ObjectIdentifier(object)) }
     return reference?.object === object
   }
 
-  /// Registrations held, live or dead, in every list, and keys that have a list.
-  var census: (registrations: Int, keys: Int) {
+  /// Registrations held, live or dead: members, keyless and keyed ones; and keys that have
+  /// a list.
+  var census: (members: Int, keyless: Int, keyed: Int, keys: Int) {
     locked.withLock { state in
-      (state.keyed.values.reduce(state.unkeyed.count) { $0 + $1.count }, state.keyed.count)
+      (state.members.count, state.unkeyed.count, state.keyed.values.reduce(0) { $0 + $1.count }, state.keyed.count)
     }
   }
 
   /// Counts live observers, stopping at `limit`, and prunes the dead ones it passes.
-  func count(for key: Key?, limit: Int = .max) -> Int {
-    var items = locked.withLock { $0.items(for: key) }
+  func count(in list: WeakObserverListSelection<Key>, limit: Int = .max) -> Int {
+    var items = locked.withLock { $0.items(in: list) }
     var live = 0
     var dead: [WeakReference] = []
     for item in items {
@@ -144,18 +255,21 @@ struct WeakObserverTable<Key: Hashable> {
       if reference.object != nil { live += 1 } else { dead.append(reference) }
     }
     items = []  // So that the prune changes the buffer in place, not a copy.
-    prune(dead, for: key)
+    if !dead.isEmpty {
+      schedulePoint("observer list: count pruning a dead observer")
+      prune(dead)
+    }
     return live
   }
 
-  /// Calls `body` with each live observer of `key`'s list, in registration order, now.
+  /// Calls `body` with each live observer of `list`, in registration order, now.
   ///
   /// The pass starts from the list's buffer, shared, not copied. Before each call one
   /// atomic load of the epoch tells whether a registration ended since; if one did, the pass
   /// takes a fresh buffer and resumes at the same registration. Registrations whose id is
   /// past the snapshot's `end` were made during the pass and are not reached.
-  func forEach(for key: Key?, _ body: (consuming AnyObject) throws -> Void) rethrows {
-    var (items, epoch, end) = locked.withLock { ($0.items(for: key), locked.epoch, $0.nextID) }
+  func forEach(in list: WeakObserverListSelection<Key>, _ body: (consuming AnyObject) throws -> Void) rethrows {
+    var (items, epoch, end) = locked.withLock { ($0.items(in: list), locked.epoch, $0.nextID) }
     var index = 0
     var dead: [WeakReference] = []
     while index < items.count {
@@ -164,7 +278,7 @@ struct WeakObserverTable<Key: Hashable> {
       guard item.id < end else { break }
       guard let reference = item.reference else { continue }
       if locked.epoch != epoch {
-        (items, epoch) = locked.withLock { ($0.items(for: key), locked.epoch) }
+        (items, epoch) = locked.withLock { ($0.items(in: list), locked.epoch) }
         index = items.firstIndex(notBefore: item.id)
         continue
       }
@@ -176,18 +290,19 @@ struct WeakObserverTable<Key: Hashable> {
       try body(object)
     }
     items = []  // So that the prune changes the buffer in place, not a copy.
-    prune(dead, for: key)
+    if !dead.isEmpty {
+      schedulePoint("observer list: visit pruning a dead observer")
+      prune(dead)
+    }
   }
 
-  /// Drops the registrations of dead observers, except those that ended or were replaced
-  /// already. Dead observers are never called, so visits in progress need no new epoch.
-  private func prune(_ dead: [WeakReference], for key: Key?) {
-    guard !dead.isEmpty else { return }
+  /// Drops the registrations of dead observers, from every list in a keyed table, except
+  /// those that ended or were replaced already. Dead observers are never called, so visits
+  /// in progress need no new epoch.
+  private func prune(_ dead: [WeakReference]) {
     // The references leave the state here and are released after the lock.
     _ = locked.withLock { state in
-      state.modify(key) { registrations in
-        dead.map { registrations.remove($0.identity, ifItIs: $0) }
-      }
+      dead.map { state.removeFromAllLists($0.identity, ifItIs: $0) }
     }
   }
 }
@@ -205,14 +320,30 @@ extension ContiguousArray where Element == WeakRegistration {
   }
 }
 
-// What the lists hold, dead observers included, for the package's tests.
-extension WeakObserverList {
-  package var storedRegistrationCount: Int { table.census.registrations }
+/// What a list holds, dead observers included, for the package's tests.
+package protocol StoredObserverCounts: AnyObject {
+  /// Registrations in the keyless list and in every key's.
+  var storedRegistrationCount: Int { get }
+  /// Keys that have a list.
+  var storedKeyCount: Int { get }
+  /// Observers in any list (a keyed list's members; the keyless list's otherwise).
+  var storedMemberCount: Int { get }
+  /// Registrations in the lists of keys.
+  var storedKeyedRegistrationCount: Int { get }
 }
 
-extension KeyedWeakObserverList {
-  package var storedRegistrationCount: Int { table.census.registrations }
+extension WeakObserverList: StoredObserverCounts {
+  package var storedRegistrationCount: Int { table.census.keyless }
+  package var storedKeyCount: Int { 0 }
+  package var storedMemberCount: Int { table.census.keyless }
+  package var storedKeyedRegistrationCount: Int { 0 }
+}
+
+extension KeyedWeakObserverList: StoredObserverCounts {
+  package var storedRegistrationCount: Int { table.census.keyless + table.census.keyed }
   package var storedKeyCount: Int { table.census.keys }
+  package var storedMemberCount: Int { table.census.members }
+  package var storedKeyedRegistrationCount: Int { table.census.keyed }
 }
 
 /// `observer` as the object to hold weakly. A value that is not a class instance would be

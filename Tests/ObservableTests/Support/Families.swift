@@ -1,4 +1,5 @@
 import Observable
+import ObservableKit
 import Testing
 
 // The classes as a user shares them across threads in checked code: restating
@@ -53,7 +54,31 @@ enum KeyedFamily: String, CaseIterable, Sendable, CustomTestStringConvertible {
   var testDescription: String { rawValue }
 }
 
-/// What the registry of `observable` holds; every class of the module is an `ObservableClass`.
-func census(_ observable: any Observable) -> ObserverRegistry.Census {
-  (observable as! ObservableClass).registry.census
+/// What an observable holds, dead observers included.
+struct Census: Equatable, CustomStringConvertible {
+  /// Observers registered plainly or for a key, once each.
+  var observers: Int
+  /// Keys with at least one registration.
+  var keys: Int
+  /// One per observer plus one per (key, observer).
+  var registrations: Int
+
+  init(observers: Int, keys: Int, registrations: Int) {
+    self.observers = observers
+    self.keys = keys
+    self.registrations = registrations
+  }
+
+  var description: String { "observers: \(observers), keys: \(keys), registrations: \(registrations)" }
+}
+
+/// What the observer list of `observable` holds; every class of the module is an
+/// `ObservableClass`, whose list is a `KeyedWeakObserverList` (read with its package counters).
+func census(_ observable: any Observable) -> Census {
+  let list = (observable as! ObservableClass).observerList as! any StoredObserverCounts
+  return Census(
+    observers: list.storedMemberCount,
+    keys: list.storedKeyCount,
+    registrations: list.storedMemberCount + list.storedKeyedRegistrationCount
+  )
 }
