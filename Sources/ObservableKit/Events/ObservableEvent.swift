@@ -58,7 +58,7 @@ public final class ObservableEvent<T>: EventSource {
   /// - Returns: A disposable that ends this registration. Dropping it does not end it.
   @inlinable
   public func observe(_ handler: @escaping (T) -> Void) -> any Disposable {
-    StorageSubscription(storage: storage, id: storage.add(handler))
+    Subscription(storage: storage, id: storage.add(handler))
   }
 
   /// Registers `handler` for as long as `owner` is alive, passing the owner in, so the
@@ -91,7 +91,7 @@ public final class ObservableEvent<T>: EventSource {
       owner: ownerReference,
       reading: { _, _ in () }
     )
-    let token = StorageSubscription(storage: storage, id: id)
+    let token = Subscription(storage: storage, id: id)
     OwnerLifetime.bind(token, to: owner)
     return token
   }

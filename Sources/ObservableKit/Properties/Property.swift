@@ -160,7 +160,7 @@ public final class Property<T>: PropertySource {
     if let current, let registration {
       self.replay(current, with: registration)
     }
-    let token = StorageSubscription(storage: storage, id: id)
+    let token = Subscription(storage: storage, id: id)
     if let owner { OwnerLifetime.bind(token, to: owner) }
     return token
   }
