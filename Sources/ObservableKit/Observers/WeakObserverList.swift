@@ -219,3 +219,16 @@ extension WeakObserverList: @unchecked Sendable where Observer: Sendable {}
 
 // The lock in `table` guards all the state, which holds weak references, keys, no closures.
 extension KeyedWeakObserverList: @unchecked Sendable where Observer: Sendable, Key: Sendable {}
+
+extension KeyedWeakObserverList where Observer == AnyObject {
+  /// ``forEachInAnyList(_:)`` for a list of plain objects, which callers cast to their
+  /// observer protocol at the call site: no cast in between.
+  public func forEachInAnyList(_ body: (AnyObject) throws -> Void) rethrows {
+    try table.forEach(in: .members, body)
+  }
+
+  /// ``forEach(for:_:)`` for a list of plain objects: no cast in between.
+  public func forEach(for key: Key, _ body: (AnyObject) throws -> Void) rethrows {
+    try table.forEach(in: .key(key), body)
+  }
+}

@@ -102,9 +102,13 @@ struct WeakObserverListState<Key: Hashable> {
     }
   }
 
-  /// The buffer a visit of `list` starts from.
+  /// The buffer a visit of `list` starts from (the buffer only, not a copy of its index).
   func items(in list: WeakObserverListSelection<Key>) -> ContiguousArray<WeakRegistration> {
-    registrations(in: list)?.items ?? []
+    switch list {
+    case .keyless: unkeyed.items
+    case .key(let key): keyed[key]?.items ?? []
+    case .members: tracksMembers ? members.items : unkeyed.items
+    }
   }
 
   /// Runs `body` on the registrations of `key` (nil: the keyless list). Moved out of the
