@@ -121,12 +121,12 @@ public final class WeakObserverList<Observer> {
 /// registration is added and removed on its own. The keys are stored with their own type,
 /// never boxed. A key with no registration left takes no memory.
 ///
-/// An observer in any of the lists is a member of the whole: ``forEachInAnyList(_:)`` visits
+/// An observer in any of the lists is a member of the whole: `forEachInAnyList(_:)` visits
 /// every member once, in the order it joined, and ``removeFromAllLists(_:)`` ends all of an
 /// observer's registrations at once.
 ///
 /// Threads, order, re-entrancy and lifetime follow ``WeakObserverList``, list by list:
-/// ``forEach(for:_:)`` calls the observers of one key synchronously, on the calling thread,
+/// `forEach(for:_:)` calls the observers of one key synchronously, on the calling thread,
 /// in the order they were added for that key, with no lock held. A visit or a count that
 /// comes across a deallocated observer drops its registrations from every list.
 public final class KeyedWeakObserverList<Observer, Key: Hashable> {
@@ -221,13 +221,13 @@ extension WeakObserverList: @unchecked Sendable where Observer: Sendable {}
 extension KeyedWeakObserverList: @unchecked Sendable where Observer: Sendable, Key: Sendable {}
 
 extension KeyedWeakObserverList where Observer == AnyObject {
-  /// ``forEachInAnyList(_:)`` for a list of plain objects, which callers cast to their
+  /// `forEachInAnyList(_:)` for a list of plain objects, which callers cast to their
   /// observer protocol at the call site: no cast in between.
   public func forEachInAnyList(_ body: (AnyObject) throws -> Void) rethrows {
     try table.forEach(in: .members, body)
   }
 
-  /// ``forEach(for:_:)`` for a list of plain objects: no cast in between.
+  /// `forEach(for:_:)` for a list of plain objects: no cast in between.
   public func forEach(for key: Key, _ body: (AnyObject) throws -> Void) rethrows {
     try table.forEach(in: .key(key), body)
   }
