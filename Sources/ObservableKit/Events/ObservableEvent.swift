@@ -77,23 +77,13 @@ public final class ObservableEvent<T>: EventSource {
     with owner: Owner,
     _ handler: @escaping (Owner, T) -> Void
   ) -> any Disposable {
-    let ownerReference = WeakReference(owner)
-    let (id, _) = storage.add(
-      { [storage] id in
-        { value in
-          guard let owner = ownerReference.object else {
-            storage.remove(id)
-            return
-          }
-          handler(unsafeDowncast(owner, to: Owner.self), value)
-        }
-      },
-      owner: ownerReference,
+    let (id, _, _) = storage.add(
+      owner: owner,
+      // add(owner:) passes the owner it found alive for this call.
+      { owner, value in handler(unsafeDowncast(owner!, to: Owner.self), value) },
       reading: { _, _ in () }
     )
-    let token = Subscription(storage: storage, id: id)
-    OwnerLifetime.bind(token, to: owner)
-    return token
+    return storage.token(for: id, owner: owner)
   }
 
   /// Calls every registered handler with `value`, in registration order, on this thread.

@@ -218,6 +218,47 @@ package struct ObserverStorage<Value, State> {
     add({ _ in handler }, reading: { _, _ in () }).id
   }
 
+  /// The one owner-bound registration path. Registers `handler` for as long as `owner` is
+  /// alive (for good without one) and, under the same lock, runs `read` on the state.
+  ///
+  /// `owner` is held weakly. Each call loads it and passes it strongly to `handler` (nil
+  /// without an owner); the first call that finds it gone ends the registration instead, and
+  /// ``count`` stops counting it at once. Returns the registered handler too, for a replay.
+  @inlinable
+  package func add<R>(
+    owner: AnyObject?,
+    _ handler: @escaping (AnyObject?, Value) -> Void,
+    reading read: (inout State, UInt64) -> R
+  ) -> (id: UInt64, handler: Handler, read: R) {
+    let reference = owner.map(WeakReference.init)
+    var registered: Handler?
+    let (id, result) = add(
+      { [self] id in
+        let made: Handler = { value in
+          guard let reference else { return handler(nil, value) }
+          guard let owner = reference.object else {
+            remove(id)
+            return
+          }
+          handler(owner, value)
+        }
+        registered = made
+        return made
+      },
+      owner: reference,
+      reading: read
+    )
+    return (id, registered!, result)
+  }
+
+  /// The token of registration `id`; bound to `owner`'s life where the platform allows.
+  @inlinable
+  package func token(for id: UInt64, owner: AnyObject?) -> any Disposable {
+    let token = Subscription(storage: self, id: id)
+    if let owner { OwnerLifetime.bind(token, to: owner) }
+    return token
+  }
+
   /// Ends the subscription `id` and returns its entry, whose handler the caller releases
   /// after the lock is gone. Returns nil if it had already ended.
   @inlinable @discardableResult

@@ -134,35 +134,21 @@ public final class Property<T>: PropertySource {
     handler: @escaping (AnyObject?, PropertyUpdate<T>) -> Void
   ) -> any Disposable {
     let progress = SubscriberProgress()
-    let ownerReference = owner.map(WeakReference.init)
-    var registration: Storage.Handler?
-    let (id, current) = storage.add(
-      { id in
-        // Calls the handler unless the owner has gone; then it ends the registration.
-        let made: Storage.Handler = { [storage] update in
-          let owner = ownerReference?.object
-          if ownerReference != nil && owner == nil {
-            storage.remove(id)
-            return
-          }
-          if progress.advance(to: update.version) { handler(owner, update) }
-        }
-        registration = made
-        return made
+    let (id, registration, current) = storage.add(
+      owner: owner,
+      { owner, update in
+        if progress.advance(to: update.version) { handler(owner, update) }
       },
-      owner: ownerReference,
       reading: { state, _ -> PropertyUpdate<T>? in
         if replay { return state.current }
         progress.lastVersion = state.version
         return nil
       }
     )
-    if let current, let registration {
+    if let current {
       self.replay(current, with: registration)
     }
-    let token = Subscription(storage: storage, id: id)
-    if let owner { OwnerLifetime.bind(token, to: owner) }
-    return token
+    return storage.token(for: id, owner: owner)
   }
 
   /// Applies `change` to the state under the lock and returns the update with the snapshot
