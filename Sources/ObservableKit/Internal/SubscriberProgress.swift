@@ -5,9 +5,10 @@
 /// write outside a turn, at registration, is made under the storage lock before the
 /// subscriber can be reached by any pass.
 @usableFromInline
-final class SubscriberProgress: @unchecked Sendable {
-  // `lastVersion` is guarded by the property's delivery turn (see above), which also makes
-  // the runtime exclusivity check redundant.
+final class SubscriberProgress {
+  // Not Sendable: a property's handlers are plain closures now, so nothing needs to vouch for
+  // it. `lastVersion` is guarded by the property's delivery turn (see above), which also
+  // makes the runtime exclusivity check redundant.
   @exclusivity(unchecked) @usableFromInline var lastVersion: UInt64 = 0
 
   @inlinable
