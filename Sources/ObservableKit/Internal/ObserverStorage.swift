@@ -132,11 +132,11 @@ extension ContiguousArray {
 package struct ObserverStorage<Value, State> {
   @usableFromInline package typealias Handler = (Value) -> Void
 
-  @usableFromInline let locked: Locked<ObserverStorageHeader<Value, State>>
+  @usableFromInline let locked: ObserverListLock<ObserverStorageHeader<Value, State>>
 
   @inlinable
   package init(state: State) {
-    locked = Locked(ObserverStorageHeader(state: state))
+    locked = ObserverListLock(ObserverStorageHeader(state: state))
   }
 
   /// Runs `body` with the lock held. `body` must not call user code or release anything
@@ -189,7 +189,7 @@ package struct ObserverStorage<Value, State> {
   /// The storage whose `identity` is `object`.
   @inlinable
   package init(unsafeIdentity object: AnyObject) {
-    locked = Locked(unsafeObject: object)
+    locked = ObserverListLock(unsafeObject: object)
   }
 
   // MARK: Registration

@@ -182,11 +182,11 @@ struct WeakObserverListState<Key: Hashable> {
 /// erased to `AnyObject`. A `nil` key means the keyless list. See the invariants at the top
 /// of this file.
 struct WeakObserverTable<Key: Hashable> {
-  private let locked: Locked<WeakObserverListState<Key>>
+  private let locked: ObserverListLock<WeakObserverListState<Key>>
   private let tracksMembers: Bool
 
   init(tracksMembers: Bool) {
-    locked = Locked(WeakObserverListState(tracksMembers: tracksMembers))
+    locked = ObserverListLock(WeakObserverListState(tracksMembers: tracksMembers))
     self.tracksMembers = tracksMembers
   }
 

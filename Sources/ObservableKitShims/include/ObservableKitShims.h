@@ -21,16 +21,72 @@ void okit_futex_wake(uint32_t *_Nonnull word);
 typedef pthread_mutex_t okit_mutex_t;
 #endif
 
-/// A mutex and a 64-bit epoch that readers may load without taking the mutex.
-/// It lives in memory that never moves (the tail of a ManagedBuffer).
 #pragma clang assume_nonnull begin
 
+/// A mutex that lives in memory that never moves (the tail of a ManagedBuffer).
+typedef struct {
+  okit_mutex_t mutex;
+} okit_lock_t;
+
+static inline void okit_lock_init(okit_lock_t *lock) {
+#if defined(__APPLE__)
+  lock->mutex = OS_UNFAIR_LOCK_INIT;
+#elif defined(_WIN32)
+  InitializeSRWLock(&lock->mutex);
+#elif defined(__linux__)
+  lock->mutex = 0;
+#else
+  pthread_mutex_init(&lock->mutex, NULL);
+#endif
+}
+
+static inline void okit_lock_destroy(okit_lock_t *lock) {
+#if !defined(__APPLE__) && !defined(_WIN32) && !defined(__linux__)
+  pthread_mutex_destroy(&lock->mutex);
+#else
+  (void)lock;
+#endif
+}
+
+static inline void okit_lock_lock(okit_lock_t *lock) {
+#if defined(__APPLE__)
+  os_unfair_lock_lock(&lock->mutex);
+#elif defined(_WIN32)
+  AcquireSRWLockExclusive(&lock->mutex);
+#elif defined(__linux__)
+  uint32_t unlocked = 0;
+  if (!__atomic_compare_exchange_n(&lock->mutex, &unlocked, 1, false, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+    okit_futex_lock_slow(&lock->mutex);
+  }
+#else
+  pthread_mutex_lock(&lock->mutex);
+#endif
+}
+
+static inline void okit_lock_unlock(okit_lock_t *lock) {
+#if defined(__APPLE__)
+  os_unfair_lock_unlock(&lock->mutex);
+#elif defined(_WIN32)
+  ReleaseSRWLockExclusive(&lock->mutex);
+#elif defined(__linux__)
+  // 1 → 0 is the uncontended unlock; from 2 a waiter may sleep: clear the word and wake one.
+  if (__atomic_fetch_sub(&lock->mutex, 1, __ATOMIC_RELEASE) != 1) {
+    __atomic_store_n(&lock->mutex, 0, __ATOMIC_RELEASE);
+    okit_futex_wake(&lock->mutex);
+  }
+#else
+  pthread_mutex_unlock(&lock->mutex);
+#endif
+}
+
+/// The lock of an observer list, with a 64-bit epoch that passes load without the lock
+/// and, for properties, the delivery turn.
 typedef struct {
   uint64_t epoch;
   /// The delivery turn of a property: OKIT_TURN_HELD while one thread delivers its values,
   /// plus OKIT_TURN_REQUESTED once another thread has asked it to deliver again.
   uint64_t turn;
-  okit_mutex_t mutex;
+  okit_lock_t lock;
 } okit_sync_t;
 
 enum { OKIT_TURN_HELD = 1, OKIT_TURN_REQUESTED = 2 };
@@ -38,55 +94,12 @@ enum { OKIT_TURN_HELD = 1, OKIT_TURN_REQUESTED = 2 };
 static inline void okit_sync_init(okit_sync_t *sync) {
   sync->epoch = 0;
   sync->turn = 0;
-#if defined(__APPLE__)
-  sync->mutex = OS_UNFAIR_LOCK_INIT;
-#elif defined(_WIN32)
-  InitializeSRWLock(&sync->mutex);
-#elif defined(__linux__)
-  sync->mutex = 0;
-#else
-  pthread_mutex_init(&sync->mutex, NULL);
-#endif
+  okit_lock_init(&sync->lock);
 }
 
-static inline void okit_sync_destroy(okit_sync_t *sync) {
-#if !defined(__APPLE__) && !defined(_WIN32) && !defined(__linux__)
-  pthread_mutex_destroy(&sync->mutex);
-#else
-  (void)sync;
-#endif
-}
-
-static inline void okit_sync_lock(okit_sync_t *sync) {
-#if defined(__APPLE__)
-  os_unfair_lock_lock(&sync->mutex);
-#elif defined(_WIN32)
-  AcquireSRWLockExclusive(&sync->mutex);
-#elif defined(__linux__)
-  uint32_t unlocked = 0;
-  if (!__atomic_compare_exchange_n(&sync->mutex, &unlocked, 1, false, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
-    okit_futex_lock_slow(&sync->mutex);
-  }
-#else
-  pthread_mutex_lock(&sync->mutex);
-#endif
-}
-
-static inline void okit_sync_unlock(okit_sync_t *sync) {
-#if defined(__APPLE__)
-  os_unfair_lock_unlock(&sync->mutex);
-#elif defined(_WIN32)
-  ReleaseSRWLockExclusive(&sync->mutex);
-#elif defined(__linux__)
-  // 1 → 0 is the uncontended unlock; from 2 a waiter may sleep: clear the word and wake one.
-  if (__atomic_fetch_sub(&sync->mutex, 1, __ATOMIC_RELEASE) != 1) {
-    __atomic_store_n(&sync->mutex, 0, __ATOMIC_RELEASE);
-    okit_futex_wake(&sync->mutex);
-  }
-#else
-  pthread_mutex_unlock(&sync->mutex);
-#endif
-}
+static inline void okit_sync_destroy(okit_sync_t *sync) { okit_lock_destroy(&sync->lock); }
+static inline void okit_sync_lock(okit_sync_t *sync) { okit_lock_lock(&sync->lock); }
+static inline void okit_sync_unlock(okit_sync_t *sync) { okit_lock_unlock(&sync->lock); }
 
 /// Loads the epoch with acquire ordering; callable without the mutex.
 static inline uint64_t okit_sync_load_epoch(const okit_sync_t *sync) {

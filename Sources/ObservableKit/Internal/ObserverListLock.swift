@@ -1,12 +1,13 @@
 import ObservableKitShims
 
-/// A heap-allocated mutex that owns the state it guards, shaped like `Mutex`, plus an epoch
-/// counter that can be read without the mutex and a delivery turn (see `Property`).
+/// The lock of an observer list: a ``Locked`` plus an epoch that passes load without the
+/// lock (it moves on every removal) and, for a property, the delivery turn (see
+/// `Property+Delivery.swift`). Only the observer lists pay for these two words.
 ///
 /// The lock sits in the tail of one buffer with the state, so it never moves and costs no
 /// second allocation. It is not recursive: never call user code inside `withLock`.
 @usableFromInline
-package struct Locked<State> {
+package struct ObserverListLock<State> {
 
   @usableFromInline
   final class Buffer: ManagedBuffer<State, okit_sync_t> {
@@ -23,7 +24,7 @@ package struct Locked<State> {
     buffer.withUnsafeMutablePointerToElements { okit_sync_init($0) }
   }
 
-  /// Wraps the buffer of another copy (the `object` of a `Locked` of the same type).
+  /// Wraps the buffer of another copy (the `object` of a lock of the same type).
   @inlinable
   init(unsafeObject object: AnyObject) {
     buffer = unsafeDowncast(object, to: Buffer.self)
@@ -73,6 +74,6 @@ package struct Locked<State> {
   }
 }
 
-// `State` is only touched under the okit_sync_t mutex in the buffer's tail. Only a Sendable
-// state makes the box Sendable: a box of plain closures stays with its owner's domain.
-extension Locked: @unchecked Sendable where State: Sendable {}
+// `State` is only touched under the okit_sync_t mutex in the buffer's tail; Sendable only
+// with a Sendable state, as for `Locked`.
+extension ObserverListLock: @unchecked Sendable where State: Sendable {}
