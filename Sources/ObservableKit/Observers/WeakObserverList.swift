@@ -51,7 +51,7 @@
 ///
 /// For observers registered per key, use ``KeyedWeakObserverList``.
 public final class WeakObserverList<Observer> {
-  let table = WeakObserverTable<Never>(tracksMembers: false)
+  @usableFromInline let table = WeakObserverTable<Never>(tracksMembers: false)
 
   /// Creates an empty list.
   public init() {}
@@ -130,7 +130,7 @@ public final class WeakObserverList<Observer> {
 /// in the order they were added for that key, with no lock held. A visit or a count that
 /// comes across a deallocated observer drops its registrations from every list.
 public final class KeyedWeakObserverList<Observer, Key: Hashable> {
-  let table = WeakObserverTable<Key>(tracksMembers: true)
+  @usableFromInline let table = WeakObserverTable<Key>(tracksMembers: true)
 
   /// Creates an empty list.
   public init() {}
@@ -222,12 +222,15 @@ extension KeyedWeakObserverList: @unchecked Sendable where Observer: Sendable, K
 
 extension KeyedWeakObserverList where Observer == AnyObject {
   /// `forEachInAnyList(_:)` for a list of plain objects, which callers cast to their
-  /// observer protocol at the call site: no cast in between.
+  /// observer protocol at the call site: no cast in between, and inlined into the caller.
+  @inlinable
   public func forEachInAnyList(_ body: (AnyObject) throws -> Void) rethrows {
     try table.forEach(in: .members, body)
   }
 
-  /// `forEach(for:_:)` for a list of plain objects: no cast in between.
+  /// `forEach(for:_:)` for a list of plain objects: no cast in between, and inlined into
+  /// the caller, so a caller that knows `Key` hashes it without generic dispatch.
+  @inlinable
   public func forEach(for key: Key, _ body: (AnyObject) throws -> Void) rethrows {
     try table.forEach(in: .key(key), body)
   }

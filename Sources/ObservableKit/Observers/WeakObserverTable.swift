@@ -17,17 +17,19 @@
 //   list. Schedule points mark both windows for the test suite's schedule explorer.
 
 /// One registration: an observer, held weakly, and its place in the order.
+@usableFromInline
 struct WeakRegistration {
   /// Grows with each registration of the table, so it is the registration order.
-  let id: UInt64
+  @usableFromInline let id: UInt64
   /// nil once the registration ended: a tombstone until the next compaction.
-  var reference: WeakReference?
+  @usableFromInline var reference: WeakReference?
 }
 
 /// The registrations of one list: the keyless one, one key's, or a keyed table's members.
+@usableFromInline
 struct WeakRegistrations {
   /// In registration order, with tombstones. A visit takes this buffer by reference.
-  private(set) var items: ContiguousArray<WeakRegistration> = []
+  @usableFromInline private(set) var items: ContiguousArray<WeakRegistration> = []
   /// Where each registered identity sits in `items`.
   private var positions: [ObjectIdentifier: Int] = [:]
   private var tombstones = 0
@@ -68,6 +70,7 @@ struct WeakRegistrations {
 }
 
 /// Which list of a table a visit, a count or a lookup reads.
+@usableFromInline
 enum WeakObserverListSelection<Key: Hashable> {
   /// The observers added without a key.
   case keyless
@@ -78,17 +81,18 @@ enum WeakObserverListSelection<Key: Hashable> {
 }
 
 /// Everything the lock of a weak observer list guards.
+@usableFromInline
 struct WeakObserverListState<Key: Hashable> {
   /// Whether the table keeps `members` and `keysOf` (keyed tables do).
-  let tracksMembers: Bool
-  var unkeyed = WeakRegistrations()
+  @usableFromInline let tracksMembers: Bool
+  @usableFromInline var unkeyed = WeakRegistrations()
   /// A key with no registration left has no entry, so the dictionary does not grow forever.
-  var keyed: [Key: WeakRegistrations] = [:]
+  @usableFromInline var keyed: [Key: WeakRegistrations] = [:]
   /// Keyed tables only: every observer in any list, in the order it joined the first.
-  var members = WeakRegistrations()
+  @usableFromInline var members = WeakRegistrations()
   /// Keyed tables only: the keys each member is registered for; no entry when none.
   var keysOf: [ObjectIdentifier: [Key]] = [:]
-  var nextID: UInt64 = 0
+  @usableFromInline var nextID: UInt64 = 0
 
   init(tracksMembers: Bool) {
     self.tracksMembers = tracksMembers
@@ -103,6 +107,7 @@ struct WeakObserverListState<Key: Hashable> {
   }
 
   /// The buffer a visit of `list` starts from (the buffer only, not a copy of its index).
+  @inlinable
   func items(in list: WeakObserverListSelection<Key>) -> ContiguousArray<WeakRegistration> {
     switch list {
     case .keyless: unkeyed.items
@@ -181,8 +186,9 @@ struct WeakObserverListState<Key: Hashable> {
 /// The machinery of ``WeakObserverList`` and ``KeyedWeakObserverList``, on observers
 /// erased to `AnyObject`. A `nil` key means the keyless list. See the invariants at the top
 /// of this file.
+@usableFromInline
 struct WeakObserverTable<Key: Hashable> {
-  private let locked: ObserverListLock<WeakObserverListState<Key>>
+  @usableFromInline let locked: ObserverListLock<WeakObserverListState<Key>>
   private let tracksMembers: Bool
 
   init(tracksMembers: Bool) {
@@ -272,6 +278,7 @@ struct WeakObserverTable<Key: Hashable> {
   /// atomic load of the epoch tells whether a registration ended since; if one did, the pass
   /// takes a fresh buffer and resumes at the same registration. Registrations whose id is
   /// past the snapshot's `end` were made during the pass and are not reached.
+  @inlinable
   func forEach(in list: WeakObserverListSelection<Key>, _ body: (consuming AnyObject) throws -> Void) rethrows {
     var (items, epoch, end) = locked.withLock { ($0.items(in: list), locked.epoch, $0.nextID) }
     var index = 0
@@ -303,7 +310,8 @@ struct WeakObserverTable<Key: Hashable> {
   /// Drops the registrations of dead observers, from every list in a keyed table, except
   /// those that ended or were replaced already. Dead observers are never called, so visits
   /// in progress need no new epoch.
-  private func prune(_ dead: [WeakReference]) {
+  @usableFromInline
+  func prune(_ dead: [WeakReference]) {
     // The references leave the state here and are released after the lock.
     _ = locked.withLock { state in
       dead.map { state.removeFromAllLists($0.identity, ifItIs: $0) }
@@ -313,7 +321,8 @@ struct WeakObserverTable<Key: Hashable> {
 
 extension ContiguousArray where Element == WeakRegistration {
   /// The index of the first registration with `id` or a later one (ids ascend).
-  fileprivate func firstIndex(notBefore id: UInt64) -> Int {
+  @inlinable
+  func firstIndex(notBefore id: UInt64) -> Int {
     var low = 0
     var high = count
     while low < high {
