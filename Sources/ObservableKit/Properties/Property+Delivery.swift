@@ -77,3 +77,26 @@ extension Property {
     }
   }
 }
+
+/// The delivery turn, in the storage's lock word: only properties take it.
+extension ObserverStorage {
+  /// Takes the delivery turn if nobody holds it, the usual case: one atomic operation.
+  @inlinable
+  package func tryTakeTurn() -> Bool {
+    locked.tryTakeTurn()
+  }
+
+  /// Takes the delivery turn (true), or asks the thread that holds it to deliver again
+  /// before it lets go (false). Owners that deliver on one thread at a time use it.
+  @inlinable
+  package func takeTurnOrRequest() -> Bool {
+    locked.takeTurnOrRequest()
+  }
+
+  /// Lets go of the delivery turn (true), or keeps it because another thread asked for a
+  /// new pass (false).
+  @inlinable
+  package func releaseTurn() -> Bool {
+    locked.releaseTurn()
+  }
+}

@@ -1,0 +1,54 @@
+/// Notifications and the re-entrancy frame: a notification made from inside a pass of the
+/// same storage, on the same thread, is queued behind that pass (see `DeliveryFrame`).
+///
+/// Invariant: a frame lives on the stack of the thread that pushed it, and only that thread
+/// queues into it or drains it, so the queue needs no lock; the drain delivers each queued
+/// value with a fresh snapshot, in order, after the pass.
+extension ObserverStorage {
+  /// Whether this thread is inside a pass of this storage (it holds the turn, if the owner
+  /// uses one): the queue for notifications made from inside it.
+  @inlinable
+  package var currentPassQueue: UnsafeMutablePointer<ContiguousArray<Value>?>? {
+    DeliveryFrame.queue(of: identity, as: Value.self)
+  }
+
+  /// Delivers `value` to every handler, in registration order, on this thread.
+  ///
+  /// A notification that arrives from inside a handler on this thread is queued and
+  /// delivered after the current pass; see ``withNewDeliveryFrame(_:)``.
+  @inlinable
+  package func notify(_ value: Value) {
+    if let queue = currentPassQueue {
+      Self.enqueue(value, in: queue)
+      return
+    }
+    withNewDeliveryFrame { deliver(value) }
+  }
+
+  /// Queues `value` behind the pass in progress on this thread, whose queue
+  /// ``currentPassQueue`` returned.
+  @inlinable
+  package static func enqueue(_ value: Value, in queue: UnsafeMutablePointer<ContiguousArray<Value>?>) {
+    if queue.pointee == nil { queue.pointee = [value] } else { queue.pointee!.append(value) }
+  }
+
+  /// Runs `body` as a pass of this storage on this thread: notifications of this storage
+  /// made on this thread while it runs are queued (see ``currentPassQueue``), and delivered
+  /// in order, each with a fresh snapshot, when it returns.
+  @inlinable
+  package func withNewDeliveryFrame(_ body: () -> Void) {
+    var queue: ContiguousArray<Value>? = nil
+    withUnsafeMutablePointer(to: &queue) { queue in
+      DeliveryFrame.push(owner: identity, queue: queue) {
+        body()
+        schedulePoint("frame: draining the notifications queued during the pass")
+        var next = 0
+        while let pending = queue.pointee, next < pending.count {
+          let value = pending[next]
+          next += 1
+          deliver(value)
+        }
+      }
+    }
+  }
+}
