@@ -6,6 +6,12 @@ import ObservableKitShims
 ///
 /// Frames live on the stack of the call that pushed them and are linked through a
 /// thread-local pointer, so detecting re-entrancy costs no lock and no allocation.
+///
+/// Why the queue is a raw pointer: the frame is found through the thread-local from code
+/// that knows the storage's value type but not the frame's, so the queue is erased. A typed
+/// alternative is a class box per pass, one malloc per notification, where a notification
+/// allocates nothing today (S1's malloc threshold is 0). The pointer is rebound only by the
+/// storage whose identity the frame carries, which pushed it with that very type.
 @usableFromInline
 struct DeliveryFrame {
   @usableFromInline let owner: ObjectIdentifier
