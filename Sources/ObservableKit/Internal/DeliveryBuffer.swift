@@ -4,8 +4,6 @@ struct DeliveryBuffer<Value> {
   private var storage: ContiguousArray<Value> = []
   private var head = 0
 
-  var isEmpty: Bool { head == storage.count }
-
   mutating func append(_ value: Value) {
     storage.append(value)
   }

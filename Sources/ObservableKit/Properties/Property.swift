@@ -69,16 +69,12 @@ public final class Property<T>: PropertySource {
         !DeliveryFrame.isModifying(storage.identity),
         "Property.modify: the closure must change its inout argument, not set the property itself"
       )
-      // The old value leaves the lock inside the update, so its deinit runs outside.
-      if tracksObservation {
-        let (update, snapshot) = commit { state in state.replace(with: newValue) }!
-        withExtendedLifetime(self) { publish(update, from: snapshot) }
-      } else {
-        let (update, snapshot) = storage.withLock { header in
-          (header.state.replace(with: newValue), storage.snapshotLocked(header))
-        }
-        withExtendedLifetime(self) { publish(update, from: snapshot) }
-      }
+      // The old value leaves the lock inside the update, so its deinit runs outside. An
+      // untracked property never has a registrar, so it skips `commit`'s check.
+      let (update, snapshot) = tracksObservation
+        ? commit { state in state.replace(with: newValue) }!
+        : storage.withLock { header in (header.state.replace(with: newValue), storage.snapshotLocked(header)) }
+      withExtendedLifetime(self) { publish(update, from: snapshot) }
     }
   }
 
@@ -154,6 +150,12 @@ public final class Property<T>: PropertySource {
   /// Applies `change` to the state under the lock and returns the update with the snapshot
   /// its delivery starts from; nil if `change` declined. Once a read has made the registrar,
   /// the change is wrapped in Observation's `withMutation`, outside the lock.
+  ///
+  /// Invariant where the lock is dropped: between finding the registrar and taking the lock
+  /// again inside `withMutation` (whose `willSet` runs tracking callbacks, user code), this
+  /// call holds nothing of the state, and our lock is free (Observation holds its own lock
+  /// while the callbacks run). `change` is applied to the state as it is then, so a set made
+  /// meanwhile is ordered before this one, and a `modify` re-checks its version.
   @inlinable
   func commit(
     _ change: (inout PropertyState<T>) -> PropertyUpdate<T>?
