@@ -30,3 +30,13 @@ await statusViewModel.waitUntil("the detached set") {
 }
 print("shared after detached set: \(statusViewModel.title) | \(statusViewModel.ownerTitle) | \(statusViewModel.lastEvent)")
 print("shared changes: \(statusViewModel.changes)")
+
+let player = AudioPlayer()
+let screen = NowPlayingScreen("screen")
+var miniPlayer: NowPlayingScreen? = NowPlayingScreen("mini")
+player.addObserver(screen)
+player.addObserver(miniPlayer!)
+player.play("Intro")
+miniPlayer = nil  // held weakly: gone from the list
+player.stop()
+print("audio: \(screen.lines)")
