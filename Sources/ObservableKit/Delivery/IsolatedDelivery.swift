@@ -66,6 +66,17 @@ final class IsolatedDelivery<Value: Sendable>: Disposable {
     upstream.fill(token)
   }
 
+  /// Delivers to `handler`, with its own isolation, what the subscription `subscribe` makes
+  /// hears.
+  static func observe(
+    _ handler: @escaping @isolated(any) @Sendable (Value) -> Void,
+    through subscribe: (@escaping @Sendable (Value) -> Void) -> any Disposable
+  ) -> any Disposable {
+    let delivery = IsolatedDelivery(isolation: handler.isolation) { await handler($0) }
+    delivery.attach(subscribe { delivery.enqueue($0) })
+    return delivery
+  }
+
   /// Delivers `value` after the values that wait, synchronously where the route allows.
   func enqueue(_ value: Value) {
     guard mailbox.post(value) else { return }

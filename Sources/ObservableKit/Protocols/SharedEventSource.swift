@@ -36,9 +36,7 @@ extension SharedEventSource {
   public func observe(
     @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (Value) -> Void
   ) -> any Disposable {
-    let delivery = IsolatedDelivery<Value>(isolation: handler.isolation) { await handler($0) }
-    delivery.attach(observeNonisolated { delivery.enqueue($0) })
-    return delivery
+    IsolatedDelivery.observe(handler) { observeNonisolated($0) }
   }
 
   /// Registers `handler` for as long as `owner` is alive, passing the owner in, so the
@@ -75,8 +73,6 @@ extension SharedPropertySource {
   public func observeChanges(
     @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (Value) -> Void
   ) -> any Disposable {
-    let delivery = IsolatedDelivery<Value>(isolation: handler.isolation) { await handler($0) }
-    delivery.attach(observeChangesNonisolated { delivery.enqueue($0) })
-    return delivery
+    IsolatedDelivery.observe(handler) { observeChangesNonisolated($0) }
   }
 }
