@@ -27,11 +27,27 @@
 ///   sequence and ends on the final value.
 /// - Reading ``value`` from a handler is always allowed.
 ///
+/// ## A property wrapper on model classes
+/// `@Property` declares a model's value and its property in one line. The wrapped property
+/// reads and sets ``value``; `$name` is the `Property` itself, with everything it has:
+///
+/// ```swift
+/// final class Game {
+///   @Property var score = 0
+/// }
+/// game.score += 10                                   // notifies
+/// game.$score.observe { print($0) }.disposed(by: bag)
+/// ```
+///
+/// It is for classes only: in a struct it is a compile error (a copy of the struct would
+/// share the one `Property` with the original); see ``wrappedValue``.
+///
 /// ## Isolation
 /// A `Property` is not `Sendable`: the compiler keeps it, and the plain closures it calls, in
 /// the isolation domain that made it (a `@MainActor` model's property is notified on the main
 /// actor, and its handlers may touch main-actor state). To share a value across domains, use
 /// ``SharedProperty``.
+@propertyWrapper
 public final class Property<T>: PropertySource {
   @usableFromInline let storage: ObserverStorage<PropertyUpdate<T>, PropertyState<T>>
   /// Whether reads and sets are reported to Swift Observation.
@@ -53,6 +69,61 @@ public final class Property<T>: PropertySource {
   deinit {
     storage.removeAll()
   }
+
+  // MARK: - The property wrapper
+  // Every member a wrapper uses must be declared in the type itself. The enclosing-instance
+  // subscript, the form Combine's `@Published` uses, makes the wrapper class-only:
+  // `wrappedValue` is unavailable, so a struct, whose copies would share one `Property`,
+  // fails to compile.
+
+  /// Creates the property behind `@Property var name = initialValue`.
+  ///
+  /// ```swift
+  /// @Property var score = 0
+  /// @Property(observationTracking: false) var frameCount = 0
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - wrappedValue: The value the property starts with.
+  ///   - observationTracking: Whether reads and sets are reported to Swift Observation; see
+  ///     ``init(_:observationTracking:)``.
+  public convenience init(wrappedValue: T, observationTracking: Bool = true) {
+    self.init(wrappedValue, observationTracking: observationTracking)
+  }
+
+  /// Unavailable: `@Property` wraps stored properties of classes only.
+  ///
+  /// A struct copies its stored properties, and `Property` is a class, so every copy of a
+  /// struct would share one property and one list of observers: setting `score` on a copy
+  /// would notify the original's observers. Declaring `@Property` in a struct is therefore a
+  /// compile error ("'wrappedValue' is unavailable"). In a struct, store the value itself;
+  /// in a class, `@Property`. Read and set a standalone property through ``value``.
+  @available(*, unavailable, message: "@Property is only available on properties of classes")
+  public var wrappedValue: T {
+    get { fatalError("unavailable") }
+    set { fatalError("unavailable") }
+  }
+
+  /// The property itself: `$score` is the `Property` behind `@Property var score`.
+  @inlinable public var projectedValue: Property<T> { self }
+
+  /// The wrapped property of a class: reading it reads ``value`` (reported to Swift
+  /// Observation), setting it sets ``value`` and notifies, on the setting thread, before the
+  /// set returns.
+  ///
+  /// `model.score += 1` is a read followed by a set, like any computed property; to change
+  /// the value atomically use `model.$score.modify { $0 += 1 }`.
+  @inlinable
+  public static subscript<Model: AnyObject>(
+    _enclosingInstance model: Model,
+    wrapped wrappedKeyPath: ReferenceWritableKeyPath<Model, T>,
+    storage storageKeyPath: ReferenceWritableKeyPath<Model, Property<T>>
+  ) -> T {
+    get { model[keyPath: storageKeyPath].value }
+    set { model[keyPath: storageKeyPath].value = newValue }
+  }
+
+  // MARK: - Value and observation
 
   /// The current value. Setting it notifies every observer, even if the value is equal.
   @inlinable

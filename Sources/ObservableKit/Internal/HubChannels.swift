@@ -1,0 +1,93 @@
+/// The identity of a hub message: its name and its payload type.
+@usableFromInline
+struct HubChannelKey: Hashable, Sendable {
+  @usableFromInline let name: String
+  @usableFromInline let payload: ObjectIdentifier
+
+  @inlinable
+  init(name: String, payload: ObjectIdentifier) {
+    self.name = name
+    self.payload = payload
+  }
+}
+
+/// What a hub's channel delivers: one post, with its sender for the observers' filters.
+@usableFromInline
+struct HubPost<Payload, Sender> {
+  @usableFromInline let payload: Payload
+  @usableFromInline let sender: Sender?
+
+  @inlinable
+  init(_ payload: Payload, sender: Sender?) {
+    self.payload = payload
+    self.sender = sender
+  }
+}
+
+extension HubPost: Sendable where Payload: Sendable, Sender: Sendable {}
+
+/// The filter of one hub observer: every post, or only those of one sender.
+@usableFromInline
+struct HubSenderFilter: Sendable {
+  /// Nil for every sender; held weakly, so the filter keeps nobody alive.
+  @usableFromInline let sender: WeakReference?
+
+  @inlinable
+  init(_ sender: AnyObject?) {
+    self.sender = sender.map(WeakReference.init)
+  }
+
+  /// Whether a post sent by `postSender` passes. A filter whose sender has deallocated lets
+  /// nothing pass, even if a new object now has its address.
+  @inlinable
+  func admits(_ postSender: AnyObject?) -> Bool {
+    guard let sender else { return true }
+    guard let postSender, let target = sender.object else { return false }
+    return target === postSender
+  }
+}
+
+/// A hub channel (an event of posts) that can end its subscriptions without knowing its
+/// payload type, when its hub deinitializes.
+@usableFromInline
+protocol HubChannel: AnyObject {
+  func endAllSubscriptions()
+}
+
+/// A hub's table of channels, one per message that has been observed. A post finds its
+/// channel and notifies it outside the lock; the channel's type is fixed by the key's
+/// payload type, so the downcast after a lookup cannot fail.
+@usableFromInline
+struct HubChannels<Channel> {
+  @usableFromInline let table = Locked<[HubChannelKey: Channel]>([:])
+
+  @inlinable
+  init() {}
+
+  /// The channel of `key`, if it has been made.
+  @inlinable
+  func existing(_ key: HubChannelKey) -> Channel? {
+    table.withLock { $0[key] }
+  }
+
+  /// The channel of `key`, made by `make` if this is the first observer of the message.
+  @inlinable
+  func channel(_ key: HubChannelKey, make: () -> Channel) -> Channel {
+    table.withLock { channels in
+      if let channel = channels[key] { return channel }
+      let channel = make()
+      channels[key] = channel
+      return channel
+    }
+  }
+
+  /// Empties the table and returns the channels, to be ended outside the lock.
+  func removeAll() -> [Channel] {
+    table.withLock { channels in
+      defer { channels = [:] }
+      return Array(channels.values)
+    }
+  }
+}
+
+extension HubChannels: Sendable where Channel: Sendable {}

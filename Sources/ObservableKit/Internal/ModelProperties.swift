@@ -1,0 +1,32 @@
+/// A ``Property`` of any value type, for the change stream of a ``PropertyModel``.
+protocol ModelProperty: AnyObject {
+  /// Registers `handler` for the sets made from now on, without the value.
+  func observeSets(_ handler: @escaping () -> Void) -> any Disposable
+}
+
+extension Property: ModelProperty {
+  func observeSets(_ handler: @escaping () -> Void) -> any Disposable {
+    observeChanges { (_: T) in handler() }
+  }
+}
+
+/// Finds a model's properties by reflection.
+enum ModelProperties {
+  /// The stored properties of `model` that are ``Property`` values, with their declared
+  /// names, superclasses first. `@Property var score` is stored as `_score`: the underscore
+  /// is dropped.
+  static func properties(of model: AnyObject) -> [(name: String, property: any ModelProperty)] {
+    var mirrors = [Mirror]()
+    var mirror: Mirror? = Mirror(reflecting: model)
+    while let current = mirror {
+      mirrors.append(current)
+      mirror = current.superclassMirror
+    }
+    return mirrors.reversed().flatMap { mirror in
+      mirror.children.compactMap { child -> (name: String, property: any ModelProperty)? in
+        guard let property = child.value as? any ModelProperty, let label = child.label else { return nil }
+        return (label.hasPrefix("_") ? String(label.dropFirst()) : label, property)
+      }
+    }
+  }
+}
