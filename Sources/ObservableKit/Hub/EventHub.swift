@@ -78,11 +78,16 @@ public final class EventHub {
   ///
   /// - Parameter sender: If given, only posts made with `from:` this object are delivered.
   ///   It is held weakly; once it has deallocated nothing is delivered.
+  ///
+  /// The view holds the hub weakly: observing it after the hub has gone registers nothing
+  /// and returns a disposable that is already disposed.
   public func events<Payload>(_ message: HubMessage<Payload>, from sender: AnyObject? = nil) -> ReadOnlyEvent<Payload> {
-    let channel = channel(for: message)
     let filter = HubSenderFilter(sender)
-    return ReadOnlyEvent { handler in
-      channel.observe { post in
+    // The channel is made by the first observe, not here; once the hub has gone, observing
+    // registers nothing.
+    return ReadOnlyEvent { [weak self] handler in
+      guard let channel = self?.channel(for: message) else { return CompositeDisposable([]) }
+      return channel.observe { post in
         if filter.admits(post.sender) { handler(post.payload) }
       }
     }

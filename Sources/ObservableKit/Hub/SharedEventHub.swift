@@ -68,14 +68,19 @@ public final class SharedEventHub: Sendable {
   ///
   /// - Parameter sender: If given, only posts made with `from:` this object are delivered.
   ///   It is held weakly; once it has deallocated nothing is delivered.
+  ///
+  /// The view holds the hub weakly: observing it after the hub has gone registers nothing
+  /// and returns a disposable that is already disposed.
   public func events<Payload: Sendable>(
     _ message: HubMessage<Payload>,
     from sender: (any AnyObject & Sendable)? = nil
   ) -> SharedReadOnlyEvent<Payload> {
-    let channel = channel(for: message)
     let filter = HubSenderFilter(sender)
-    return SharedReadOnlyEvent { handler in
-      channel.observeNonisolated { post in
+    // The channel is made by the first observe, not here; once the hub has gone, observing
+    // registers nothing.
+    return SharedReadOnlyEvent { [weak self] handler in
+      guard let channel = self?.channel(for: message) else { return CompositeDisposable([]) }
+      return channel.observeNonisolated { post in
         if filter.admits(post.sender) { handler(post.payload) }
       }
     }
