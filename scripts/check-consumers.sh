@@ -9,15 +9,20 @@
 # 3. Runs each executable of Consumers/Sources and compares what it prints with
 #    Consumers/Expected/<Target>.txt.
 # 4. Compiles each file of Consumers/CompileFail on its own against the built ObservableKit
-#    module: it must fail, every error must be a concurrency one, and the errors must be on
-#    exactly the lines marked "// expected: data race". Each file of Consumers/CompilePass
-#    must compile with the same command. The command emits SIL, not just -typecheck: the
-#    region checks behind "sending ... risks causing data races" run on SIL.
+#    module: it must fail, with errors on exactly the marked lines, and every error on a
+#    marked line must be what its marker expects:
+#      // expected: data race            a concurrency diagnostic (Sendable, sending, data race)
+#      // expected error: <regex>        a message matching <regex>, an extended regular
+#                                        expression (grep -E), to the end of the line
+#    Each file of Consumers/CompilePass must compile with the same command. The command
+#    emits SIL, not just -typecheck: the region checks behind "sending ... risks causing data
+#    races" run on SIL.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 package=Consumers
 scratch=$package/.build
 marker='// expected: data race'
+error_marker='// expected error: '
 concurrency='sendable|sending|data race'
 
 die() { printf 'check-consumers.sh: %s\n' "$*" >&2; exit 2; }
@@ -104,27 +109,45 @@ for file in "$package"/CompilePass/*.swift; do
   fi
 done
 
+# Prints the errors (the compiler's "error:" lines, $2) that the marker on their line of the
+# file $1 does not expect. Errors on unmarked lines are left to the comparison of lines.
+unexpected_errors() {
+  local error line text
+  while IFS= read -r error; do
+    [ -n "$error" ] || continue
+    line=$(sed -nE 's/^[^:]*:([0-9]+):[0-9]+: error: .*/\1/p' <<<"$error")
+    [ -n "$line" ] || { printf '%s\n' "$error"; continue; }
+    text=$(sed -n "${line}p" "$1")
+    if [[ $text == *"$marker"* ]]; then
+      grep -qiE -- "$concurrency" <<<"${error#*: error: }" || printf '%s\n' "$error"
+    elif [[ $text == *"$error_marker"* ]]; then
+      grep -qE -- "${text#*"$error_marker"}" <<<"${error#*: error: }" || printf '%s\n' "$error"
+    fi
+  done <<<"$2"
+}
+
 cases=0
 for file in "$package"/CompileFail/*.swift; do
   name=$(basename "$file" .swift)
   cases=$((cases + 1))
   if output=$(compile "$file"); then
-    fail "$name: compiles, but must fail with a data-race diagnostic"
+    fail "$name: compiles, but must fail with the errors its markers expect"
     continue
   fi
   errors=$(grep -E ': error: ' <<<"$output" || true)
-  others=$(grep -viE "$concurrency" <<<"$errors" || true)
+  others=$(unexpected_errors "$file" "$errors")
   # Line numbers, one per line: where the errors are, and where the file expects them.
   found=$(sed -nE 's/^[^:]*:([0-9]+):[0-9]+: error: .*/\1/p' <<<"$errors" | sort -un)
-  marked=$({ grep -nF -- "$marker" "$file" || true; } | cut -d: -f1 | sort -un)
+  marked=$({ grep -nF -e "$marker" -e "$error_marker" "$file" || true; } | cut -d: -f1 | sort -un)
   if [ -z "$errors" ] || [ -n "$others" ]; then
     printf '%s\n' "$output"
-    fail "$name: fails, but not only with concurrency diagnostics (above)"
+    fail "$name: fails, but not with the errors its markers expect (above)"
   elif [ -z "$marked" ] || [ "$found" != "$marked" ]; then
     printf '%s\n' "$output"
-    fail "$name: errors on lines [$(echo $found)], but \"$marker\" on lines [$(echo $marked)]"
+    fail "$name: errors on lines [$(echo $found)], but markers on lines [$(echo $marked)]"
   else
-    ok "$name: fails to compile: $(sed -E 's/^[^:]*:([0-9]+):[0-9]+: error: /line \1: /' <<<"$errors" | head -1)"
+    more=$(($(wc -l <<<"$errors") - 1))
+    ok "$name: fails to compile: $(sed -E 's/^[^:]*:([0-9]+):[0-9]+: error: /line \1: /' <<<"$errors" | head -1)$([ "$more" -eq 0 ] || echo " (and $more more)")"
   fi
 done
 [ "$cases" -gt 0 ] || fail "CompileFail: no cases in $package/CompileFail"

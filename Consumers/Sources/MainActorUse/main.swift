@@ -40,3 +40,7 @@ player.play("Intro")
 miniPlayer = nil  // held weakly: gone from the list
 player.stop()
 print("audio: \(screen.lines)")
+
+propertyModel()
+playerOnHub()
+await libraryOnSharedHub()
