@@ -155,6 +155,24 @@ struct SharedTests {
     #expect(!event.isObserved)
   }
 
+  @Test("Contract: take and once on shared sources end the subscription at the last value, from any thread")
+  func takeAndOnce() async {
+    let event = SharedEvent<Int>()
+    let log = ValueLog<Int>()
+    let first = event.once().observeNonisolated { log.record($0) }
+    let firstTwo = event.filter { $0 > 1 }.take(2).observeNonisolated { log.record($0 * 100) }
+    #expect(event.observerCount == 2)
+    // Several threads race for the one value `once` lets through.
+    await withTaskGroup(of: Void.self) { group in
+      for value in 1...8 { group.addTask { event.notifyObservers(value) } }
+    }
+    #expect(first.isDisposed && firstTwo.isDisposed)
+    #expect(event.observerCount == 0)
+    #expect(log.values.filter { $0 < 100 }.count == 1)
+    #expect(log.values.filter { $0 >= 100 }.count == 2)
+    #expect(event.take(0).observeNonisolated { log.record($0) }.isDisposed)
+  }
+
   @Test("Contract: values of a shared event, from another task")
   func values() async {
     let event = SharedEvent<Int>()

@@ -50,22 +50,9 @@ extension EventSource {
   public func take(_ count: Int) -> ReadOnlyEvent<Value> {
     precondition(count >= 0, "take(_:) needs a count of zero or more")
     return ReadOnlyEvent { handler in
-      let slot = DisposableSlot()
-      guard count > 0 else {
-        slot.dispose()
-        return slot
-      }
-      let taken = Locked(0)
-      slot.fill(observe { value in
-        let index = taken.withLock { taken in
-          defer { taken += 1 }
-          return taken
-        }
-        guard index < count else { return }
-        if index == count - 1 { slot.dispose() }
-        handler(value)
-      })
-      return slot
+      let take = TakeSubscription(count)
+      if count > 0 { take.slot.fill(observe { if take.admit() { handler($0) } }) }
+      return take.slot
     }
   }
 

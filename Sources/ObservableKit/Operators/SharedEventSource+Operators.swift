@@ -34,6 +34,24 @@ extension SharedEventSource {
   }
 }
 
+extension SharedEventSource {
+  /// Delivers the first `count` values of each subscription, then ends it; see
+  /// ``EventSource/take(_:)``.
+  public func take(_ count: Int) -> SharedReadOnlyEvent<Value> {
+    precondition(count >= 0, "take(_:) needs a count of zero or more")
+    return SharedReadOnlyEvent { handler in
+      let take = TakeSubscription(count)
+      if count > 0 { take.slot.fill(observeNonisolated { if take.admit() { handler($0) } }) }
+      return take.slot
+    }
+  }
+
+  /// Delivers the next value only, then ends the subscription: `take(1)`.
+  public func once() -> SharedReadOnlyEvent<Value> {
+    take(1)
+  }
+}
+
 extension SharedEventSource where Value: Equatable {
   /// Skips a value equal to the last value delivered.
   public func removeDuplicates() -> SharedReadOnlyEvent<Value> {
