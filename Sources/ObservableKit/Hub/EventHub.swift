@@ -76,8 +76,10 @@ public final class EventHub {
   /// The posts of `message` as an event, to observe with any form events have: operators,
   /// ``EventSource/values``, owner-bound, queue or main-actor delivery.
   ///
-  /// - Parameter sender: If given, only posts made with `from:` this object are delivered.
-  ///   It is held weakly; once it has deallocated nothing is delivered.
+  /// - Parameters:
+  ///   - message: The message to observe.
+  ///   - sender: If given, only posts made with `from:` this object are delivered. It is
+  ///     held weakly; once it has deallocated nothing is delivered.
   ///
   /// The view holds the hub weakly: observing it after the hub has gone registers nothing
   /// and returns a disposable that is already disposed.
@@ -96,6 +98,7 @@ public final class EventHub {
   /// Registers `handler` for every later post of `message`.
   ///
   /// - Parameters:
+  ///   - message: The message to observe.
   ///   - sender: If given, only posts made with `from:` this object are delivered. Held
   ///     weakly; once it has deallocated nothing is delivered.
   ///   - handler: Called synchronously on the posting thread, after the handlers of this

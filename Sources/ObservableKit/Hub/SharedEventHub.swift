@@ -66,8 +66,10 @@ public final class SharedEventHub: Sendable {
   /// The posts of `message` as a shared event, to observe with any form shared events have:
   /// operators, ``SharedEventSource/values``, owner-bound, queue or main-actor delivery.
   ///
-  /// - Parameter sender: If given, only posts made with `from:` this object are delivered.
-  ///   It is held weakly; once it has deallocated nothing is delivered.
+  /// - Parameters:
+  ///   - message: The message to observe.
+  ///   - sender: If given, only posts made with `from:` this object are delivered. It is
+  ///     held weakly; once it has deallocated nothing is delivered.
   ///
   /// The view holds the hub weakly: observing it after the hub has gone registers nothing
   /// and returns a disposable that is already disposed.

@@ -10,7 +10,7 @@
  This page waits for the queues and tasks it starts before it prints their results, so it
  prints the same lines on every run.
 
- [Next: protocol observers](@next)
+ [Next: event hubs](@next)
  */
 import Foundation
 import ObservableKit
@@ -131,4 +131,4 @@ example("Buffering") {
   }
 }
 
-//: [Next: protocol observers](@next)
+//: [Next: event hubs](@next)

@@ -1,5 +1,5 @@
 /*:
- [Previous: properties](@previous)
+ [Previous: models](@previous)
 
  # Operators
 

@@ -7,7 +7,7 @@
  first calls the new handler with the current value, so an observer never has to read the
  value separately to get started.
 
- [Next: operators](@next)
+ [Next: models](@next)
  */
 import ObservableKit
 
@@ -120,4 +120,4 @@ example("A set from inside a handler") {
   print("final value:", temperature.value)
 }
 
-//: [Next: operators](@next)
+//: [Next: models](@next)

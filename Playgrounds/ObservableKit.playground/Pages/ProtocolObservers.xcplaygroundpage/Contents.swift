@@ -1,5 +1,5 @@
 /*:
- [Previous: delivery and async](@previous)
+ [Previous: event hubs](@previous)
 
  # Protocol observers
 
