@@ -78,6 +78,52 @@ struct DeliveryTests {
     #expect(!event.isObserved)
   }
 
+  @Test("Contract: a source that deinitializes ends its queue, main-actor and isolated subscriptions and releases their handlers, though their tokens are kept")
+  func sourceDeinitEndsDeliveredSubscriptions() {
+    let tracker = LifetimeTracker()
+    var tokens: [any Disposable] = []
+    do {
+      let event = ObservableEvent<Int>()
+      let shared = SharedEvent<Int>()
+      let tracked = tracker.make()
+      tokens.append(Self.observe(event, on: DispatchQueue(label: "test"), capturing: tracker.make()))
+      tokens.append(Self.observeOnMain(event, capturing: tracker.make()))
+      tokens.append(shared.observe { _ in tracked.touch() })
+      tokens.append(shared.observe(on: DispatchQueue(label: "test")) { _ in tracked.touch() })
+      tokens.append(event.map { $0 + 1 }.observe(on: DispatchQueue(label: "test")) { _ in tracked.touch() })
+      #expect(tracker.liveCount == 3)
+      #expect(!tokens.contains { $0.isDisposed })
+    }
+    #expect(tracker.liveCount == 0)
+    #expect(tokens.allSatisfy { $0.isDisposed })
+  }
+
+  @Test("Contract: values a queue delivery took in before its source deinitialized are still delivered, then the handler is released")
+  func sourceDeinitDeliversWhatWaits() {
+    let tracker = LifetimeTracker()
+    let queue = DispatchQueue(label: "test")
+    let gate = DispatchSemaphore(value: 0)
+    let heard = ValueLog<Int>()
+    queue.async { gate.wait() }  // hold the queue while values wait
+    var token: (any Disposable)?
+    do {
+      let event = ObservableEvent<Int>()
+      let tracked = tracker.make()
+      token = event.observe(on: queue) { value in
+        tracked.touch()
+        heard.record(value)
+      }
+      for value in 0..<3 { event.notifyObservers(value) }
+    }
+    #expect(tracker.liveCount == 1)  // three values wait for the queue
+    #expect(token?.isDisposed == false)
+    gate.signal()
+    queue.sync {}
+    #expect(heard.values == [0, 1, 2])
+    #expect(tracker.liveCount == 0)
+    #expect(token?.isDisposed == true)
+  }
+
   private static func observe(
     _ event: ObservableEvent<Int>, on queue: DispatchQueue, capturing tracked: Tracked
   ) -> any Disposable {

@@ -66,6 +66,14 @@ final class IsolatedDelivery<Value: Sendable>: Disposable {
     upstream.fill(token)
   }
 
+  /// The function the upstream handler calls with each value. Make it once and let only the
+  /// upstream handler hold it: when the source releases that handler, the delivery finishes
+  /// (see `MailboxFinisher`).
+  func makeFeed() -> @Sendable (Value) -> Void {
+    let finisher = MailboxFinisher(mailbox)
+    return { [self] value in withExtendedLifetime(finisher) { enqueue(value) } }
+  }
+
   /// Delivers to `handler`, with its own isolation, what the subscription `subscribe` makes
   /// hears.
   static func observe(
@@ -73,12 +81,12 @@ final class IsolatedDelivery<Value: Sendable>: Disposable {
     through subscribe: (@escaping @Sendable (Value) -> Void) -> any Disposable
   ) -> any Disposable {
     let delivery = IsolatedDelivery(isolation: handler.isolation) { await handler($0) }
-    delivery.attach(subscribe { delivery.enqueue($0) })
+    delivery.attach(subscribe(delivery.makeFeed()))
     return delivery
   }
 
   /// Delivers `value` after the values that wait, synchronously where the route allows.
-  func enqueue(_ value: Value) {
+  private func enqueue(_ value: Value) {
     guard mailbox.post(value) else { return }
     switch route {
     case .nonisolated:

@@ -18,7 +18,8 @@ final class MainActorDelivery<Value: Sendable>: Disposable {
   /// Subscribes `handler` through `subscribe`, to be called on the main actor.
   init(handler: @escaping Handler, subscribe: (@escaping @Sendable (Value) -> Void) -> any Disposable) {
     mailbox = DeliveryMailbox(handler: handler)
-    upstream.fill(subscribe { [self] in enqueue($0) })
+    let finisher = MailboxFinisher(mailbox)
+    upstream.fill(subscribe { [self] value in withExtendedLifetime(finisher) { enqueue(value) } })
   }
 
   private func enqueue(_ value: Value) {

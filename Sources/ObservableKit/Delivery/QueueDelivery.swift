@@ -18,7 +18,8 @@ final class QueueDelivery<Value: Sendable>: Disposable {
   ) {
     self.queue = queue
     mailbox = DeliveryMailbox(handler: handler)
-    upstream.fill(subscribe { [self] in enqueue($0) })
+    let finisher = MailboxFinisher(mailbox)
+    upstream.fill(subscribe { [self] value in withExtendedLifetime(finisher) { enqueue(value) } })
   }
 
   private func enqueue(_ value: Value) {

@@ -7,13 +7,17 @@
 /// one drain calls the handler, and a value posted meanwhile waits behind the ones before
 /// it. ``close()`` clears the handler under the same lock, so no value is taken after it
 /// returns; a call whose value was taken just before may still run, as for a pass in
-/// progress on another thread.
+/// progress on another thread. ``finish()`` instead lets the values that wait be delivered
+/// first: `isFinishing` is only set while a drain runs (values wait only then), and that
+/// drain drops the handler when it finds nothing left.
 struct DeliveryMailbox<Value: Sendable, Handler: Sendable>: Sendable {
   private struct State: Sendable {
     /// Nil once closed.
     var handler: Handler?
     var buffer = DeliveryBuffer<Value>()
     var isDraining = false
+    /// Set by ``finish()`` while a drain runs: the drain closes the mailbox when it is done.
+    var isFinishing = false
   }
 
   private let state: Locked<State>
@@ -32,15 +36,20 @@ struct DeliveryMailbox<Value: Sendable, Handler: Sendable>: Sendable {
     }
   }
 
-  /// The next value with the handler to call; nil ends the drain.
+  /// The next value with the handler to call; nil ends the drain (and, once the mailbox
+  /// is finishing, releases the handler, outside the lock).
   func next() -> (Handler, Value)? {
-    state.withLock { state in
-      guard let handler = state.handler, let value = state.buffer.popFirst() else {
-        state.isDraining = false
-        return nil
+    let (next, released) = state.withLock { state -> ((Handler, Value)?, Handler?) in
+      if let handler = state.handler, let value = state.buffer.popFirst() {
+        return ((handler, value), nil)
       }
-      return (handler, value)
+      state.isDraining = false
+      guard state.isFinishing else { return (nil, nil) }
+      defer { state.handler = nil }
+      return (nil, state.handler)
     }
+    withExtendedLifetime(released) {}
+    return next
   }
 
   /// The handler, while open.
@@ -58,5 +67,36 @@ struct DeliveryMailbox<Value: Sendable, Handler: Sendable>: Sendable {
     withExtendedLifetime(released) {}
   }
 
+  /// Ends delivery once the values that wait have been delivered: the source will send no
+  /// more (it released the subscription's handler). Closes at once if nothing waits.
+  func finish() {
+    let released = state.withLock { state -> Handler? in
+      // Values wait only while a drain runs; that drain closes the mailbox when it is done.
+      if state.isDraining {
+        state.isFinishing = true
+        return nil
+      }
+      defer { state.handler = nil }
+      return state.handler
+    }
+    withExtendedLifetime(released) {}
+  }
+
   var isClosed: Bool { state.withLock { $0.handler == nil } }
+}
+
+/// Finishes a delivery's mailbox when it deinitializes. The handler a delivery registers
+/// upstream is its only owner, so the mailbox finishes when the source releases that
+/// handler: when the subscription is disposed, or when the source deinitializes or ends the
+/// subscription itself (`take`) without anyone calling `dispose()`.
+final class MailboxFinisher<Value: Sendable, Handler: Sendable>: Sendable {
+  private let mailbox: DeliveryMailbox<Value, Handler>
+
+  init(_ mailbox: DeliveryMailbox<Value, Handler>) {
+    self.mailbox = mailbox
+  }
+
+  deinit {
+    mailbox.finish()
+  }
 }

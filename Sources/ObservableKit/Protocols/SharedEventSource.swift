@@ -52,12 +52,13 @@ extension SharedEventSource {
   ) -> any Disposable {
     let delivery = IsolatedDelivery<(Owner, Value)>(isolation: handler.isolation) { await handler($0.0, $0.1) }
     let reference = WeakReference(owner)
+    let feed = delivery.makeFeed()
     delivery.attach(observeNonisolated { value in
       guard let owner = reference.object else {
         delivery.dispose()
         return
       }
-      delivery.enqueue((unsafeDowncast(owner, to: Owner.self), value))
+      feed((unsafeDowncast(owner, to: Owner.self), value))
     })
     OwnerLifetime.bind(delivery, to: owner)
     return delivery

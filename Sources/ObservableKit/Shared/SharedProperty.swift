@@ -79,9 +79,10 @@ public final class SharedProperty<T: Sendable>: SharedPropertySource, @unchecked
     let delivery = IsolatedDelivery<(Observer, T, T)>(isolation: block.isolation) {
       await block($0.0, $0.1, $0.2)
     }
+    let feed = delivery.makeFeed()
     delivery.attach(property.register(owner: observer, replay: false) { owner, update in
       // register() passes the owner it checked alive for this call.
-      delivery.enqueue((unsafeDowncast(owner!, to: Observer.self), update.value, update.oldValue))
+      feed((unsafeDowncast(owner!, to: Observer.self), update.value, update.oldValue))
     })
     return delivery
   }
