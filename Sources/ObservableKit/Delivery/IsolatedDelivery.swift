@@ -22,7 +22,7 @@
 /// isolation and takes the next value just before the call, which then starts without
 /// suspending; a call whose value was taken just before `dispose()` may still run, as for a
 /// pass in progress (the schedule explorer runs that interleaving).
-final class IsolatedDelivery<Value: Sendable>: Disposable {
+final class IsolatedDelivery<Value: Sendable>: Disposable, FedDelivery {
   /// Calls the user's handler with one value. It runs with the caller's isolation, so it adds
   /// no hop to the handler's own.
   typealias Call = nonisolated(nonsending) @Sendable (Value) async -> Void
@@ -68,10 +68,9 @@ final class IsolatedDelivery<Value: Sendable>: Disposable {
 
   /// The function the upstream handler calls with each value. Make it once and let only the
   /// upstream handler hold it: when the source releases that handler, the delivery finishes
-  /// (see `MailboxFinisher`).
-  func makeFeed() -> @Sendable (Value) -> Void {
-    let finisher = MailboxFinisher(mailbox)
-    return { [self] value in withExtendedLifetime(finisher) { enqueue(value) } }
+  /// (see `DeliveryFeed`).
+  func makeFeed() -> DeliveryFeed<IsolatedDelivery> {
+    DeliveryFeed(self)
   }
 
   /// Delivers to `handler`, with its own isolation, what the subscription `subscribe` makes
@@ -81,12 +80,13 @@ final class IsolatedDelivery<Value: Sendable>: Disposable {
     through subscribe: (@escaping @Sendable (Value) -> Void) -> any Disposable
   ) -> any Disposable {
     let delivery = IsolatedDelivery(isolation: handler.isolation) { await handler($0) }
-    delivery.attach(subscribe(delivery.makeFeed()))
+    let feed = delivery.makeFeed()
+    delivery.attach(subscribe { feed($0) })
     return delivery
   }
 
   /// Delivers `value` after the values that wait, synchronously where the route allows.
-  private func enqueue(_ value: Value) {
+  func enqueue(_ value: Value) {
     guard mailbox.post(value) else { return }
     switch route {
     case .nonisolated:
@@ -114,6 +114,10 @@ final class IsolatedDelivery<Value: Sendable>: Disposable {
       schedulePoint("isolated.drain: a value taken; calling outside the lock")
       await target.call(value)
     }
+  }
+
+  func finish() {
+    mailbox.finish()
   }
 
   func dispose() {

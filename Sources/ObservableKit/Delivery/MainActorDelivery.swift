@@ -9,7 +9,7 @@ import Dispatch
 /// notification returns when the caller already runs there, and is enqueued otherwise.
 /// Where immediate tasks are unavailable (Apple platforms before 26), the drain goes through
 /// the main queue.
-final class MainActorDelivery<Value: Sendable>: Disposable {
+final class MainActorDelivery<Value: Sendable>: Disposable, FedDelivery {
   typealias Handler = @MainActor (Value) -> Void
 
   private let mailbox: DeliveryMailbox<Value, Handler>
@@ -18,11 +18,11 @@ final class MainActorDelivery<Value: Sendable>: Disposable {
   /// Subscribes `handler` through `subscribe`, to be called on the main actor.
   init(handler: @escaping Handler, subscribe: (@escaping @Sendable (Value) -> Void) -> any Disposable) {
     mailbox = DeliveryMailbox(handler: handler)
-    let finisher = MailboxFinisher(mailbox)
-    upstream.fill(subscribe { [self] value in withExtendedLifetime(finisher) { enqueue(value) } })
+    let feed = DeliveryFeed(self)
+    upstream.fill(subscribe { feed($0) })
   }
 
-  private func enqueue(_ value: Value) {
+  func enqueue(_ value: Value) {
     guard mailbox.post(value) else { return }
     if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
       Task.immediate { @MainActor in self.drain() }
@@ -36,6 +36,10 @@ final class MainActorDelivery<Value: Sendable>: Disposable {
     while let (handler, value) = mailbox.next() {
       handler(value)
     }
+  }
+
+  func finish() {
+    mailbox.finish()
   }
 
   func dispose() {

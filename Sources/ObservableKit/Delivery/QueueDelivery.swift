@@ -5,7 +5,7 @@ import Dispatch
 /// `DeliveryMailbox` for the invariant of the drain).
 ///
 /// Dispatch is imported here only, because queue delivery is what this file is for.
-final class QueueDelivery<Value: Sendable>: Disposable {
+final class QueueDelivery<Value: Sendable>: Disposable, FedDelivery {
   private let queue: DispatchQueue
   private let mailbox: DeliveryMailbox<Value, @Sendable (Value) -> Void>
   private let upstream = DisposableSlot()
@@ -18,11 +18,11 @@ final class QueueDelivery<Value: Sendable>: Disposable {
   ) {
     self.queue = queue
     mailbox = DeliveryMailbox(handler: handler)
-    let finisher = MailboxFinisher(mailbox)
-    upstream.fill(subscribe { [self] value in withExtendedLifetime(finisher) { enqueue(value) } })
+    let feed = DeliveryFeed(self)
+    upstream.fill(subscribe { feed($0) })
   }
 
-  private func enqueue(_ value: Value) {
+  func enqueue(_ value: Value) {
     if mailbox.post(value) { queue.async { self.drain() } }
   }
 
@@ -30,6 +30,10 @@ final class QueueDelivery<Value: Sendable>: Disposable {
     while let (handler, value) = mailbox.next() {
       handler(value)
     }
+  }
+
+  func finish() {
+    mailbox.finish()
   }
 
   func dispose() {

@@ -104,12 +104,19 @@ public final class EventHub {
   ///   - handler: Called synchronously on the posting thread, after the handlers of this
   ///     message registered before it.
   /// - Returns: A disposable that ends this registration. Dropping it does not end it.
+  @inlinable
   public func observe<Payload>(
     _ message: HubMessage<Payload>,
     from sender: AnyObject? = nil,
     _ handler: @escaping (Payload) -> Void
   ) -> any Disposable {
-    events(message, from: sender).observe(handler)
+    // Registered on the channel here, not through `events`, and inlinable, so the filtering
+    // closure is specialized for the payload where it is written (unspecialized, it asks
+    // the runtime for the post type's metadata on every call).
+    let filter = HubSenderFilter(sender)
+    return channel(for: message).observe { post in
+      if filter.admits(post.sender) { handler(post.payload) }
+    }
   }
 
   /// Registers `handler` for as long as `owner` is alive, passing the owner in, so the

@@ -32,12 +32,21 @@ public struct HubMessage<Payload>: Hashable, Sendable, CustomStringConvertible {
   /// Declares the message called `name`, carrying a `Payload`.
   public init(_ name: String) {
     self.name = name
+    var hasher = Hasher()
+    hasher.combine(name)
+    hasher.combine(ObjectIdentifier(Payload.self))
+    keyHash = hasher.finalize()
   }
+
+  /// The hash of the channel key, computed once: a post hashes an `Int`, not the name.
+  @usableFromInline let keyHash: Int
 
   /// The name and the payload type, as `player.didStart(Track)`.
   public var description: String { "\(name)(\(Payload.self))" }
 
   /// The key of this message's channel in a hub.
   @usableFromInline
-  var channelKey: HubChannelKey { HubChannelKey(name: name, payload: ObjectIdentifier(Payload.self)) }
+  var channelKey: HubChannelKey {
+    HubChannelKey(name: name, payload: ObjectIdentifier(Payload.self), hash: keyHash)
+  }
 }

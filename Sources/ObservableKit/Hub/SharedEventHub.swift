@@ -102,12 +102,17 @@ public final class SharedEventHub: Sendable {
 
   /// Registers `handler`, called synchronously on the posting thread, concurrently when
   /// posts come from several threads: the fast path, for nonisolated code.
+  @inlinable
   public func observeNonisolated<Payload: Sendable>(
     _ message: HubMessage<Payload>,
     from sender: (any AnyObject & Sendable)? = nil,
     _ handler: @escaping @Sendable (Payload) -> Void
   ) -> any Disposable {
-    events(message, from: sender).observeNonisolated(handler)
+    // Inlinable and registered on the channel directly, as `EventHub.observe`.
+    let filter = HubSenderFilter(sender)
+    return channel(for: message).observeNonisolated { post in
+      if filter.admits(post.sender) { handler(post.payload) }
+    }
   }
 
   /// Registers `handler` for as long as `owner` is alive, passing the owner in; the handler

@@ -85,18 +85,31 @@ struct DeliveryMailbox<Value: Sendable, Handler: Sendable>: Sendable {
   var isClosed: Bool { state.withLock { $0.handler == nil } }
 }
 
-/// Finishes a delivery's mailbox when it deinitializes. The handler a delivery registers
-/// upstream is its only owner, so the mailbox finishes when the source releases that
-/// handler: when the subscription is disposed, or when the source deinitializes or ends the
-/// subscription itself (`take`) without anyone calling `dispose()`.
-final class MailboxFinisher<Value: Sendable, Handler: Sendable>: Sendable {
-  private let mailbox: DeliveryMailbox<Value, Handler>
+/// An asynchronous delivery (queue, main actor, isolated) as the upstream source feeds it.
+protocol FedDelivery: AnyObject, Sendable {
+  associatedtype Value: Sendable
+  /// Takes in a value the source delivered.
+  func enqueue(_ value: Value)
+  /// The source will send nothing more: deliver what waits, then release the handler.
+  func finish()
+}
 
-  init(_ mailbox: DeliveryMailbox<Value, Handler>) {
-    self.mailbox = mailbox
+/// The one object the handler a delivery registers upstream captures. The source is its only
+/// owner, so its deinit tells the delivery that the source released the handler: when the
+/// subscription is disposed, or when the source deinitializes or ends the subscription
+/// itself (`take`) without anyone calling `dispose()`.
+final class DeliveryFeed<Delivery: FedDelivery>: Sendable {
+  private let delivery: Delivery
+
+  init(_ delivery: Delivery) {
+    self.delivery = delivery
+  }
+
+  func callAsFunction(_ value: Delivery.Value) {
+    delivery.enqueue(value)
   }
 
   deinit {
-    mailbox.finish()
+    delivery.finish()
   }
 }

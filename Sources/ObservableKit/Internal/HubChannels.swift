@@ -3,11 +3,24 @@
 struct HubChannelKey: Hashable, Sendable {
   @usableFromInline let name: String
   @usableFromInline let payload: ObjectIdentifier
+  /// The hash of the name and the payload type, computed once by the message.
+  @usableFromInline let hash: Int
 
   @inlinable
-  init(name: String, payload: ObjectIdentifier) {
+  init(name: String, payload: ObjectIdentifier, hash: Int) {
     self.name = name
     self.payload = payload
+    self.hash = hash
+  }
+
+  @inlinable
+  static func == (a: Self, b: Self) -> Bool {
+    a.payload == b.payload && a.name == b.name
+  }
+
+  @inlinable
+  func hash(into hasher: inout Hasher) {
+    hasher.combine(hash)
   }
 }
 

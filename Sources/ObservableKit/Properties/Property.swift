@@ -121,7 +121,10 @@ public final class Property<T>: PropertySource {
     wrapped wrappedKeyPath: ReferenceWritableKeyPath<Model, T>,
     storage storageKeyPath: ReferenceWritableKeyPath<Model, Property<T>>
   ) -> T {
-    get { model[keyPath: storageKeyPath].value }
+    // The storage (`_name`) is a `var`, so the compiler retains the property around each
+    // access. A read runs no user code, so nothing can replace `_name` during it: it borrows.
+    // A set runs handlers, which may replace `_name`, so it keeps the retain.
+    get { Unmanaged.passUnretained(model[keyPath: storageKeyPath])._withUnsafeGuaranteedRef { $0.value } }
     set { model[keyPath: storageKeyPath].value = newValue }
   }
 
