@@ -13,11 +13,15 @@ let package = Package(
     .package(url: "https://github.com/OpenCombine/OpenCombine.git", "0.14.0"..<"0.15.0"),
   ],
   targets: [
-    // The common handler, the baselines and the compat subjects, shared by the suite and the
-    // instruction-count tool. Outside Benchmarks/, which the plugin scans for benchmarks.
+    // The common handler, the baselines, the compat subjects, scenario 10's models and
+    // scenario 11's NotificationCenter handlers, shared by the suite and the instruction-count
+    // tool. Outside Benchmarks/, which the plugin scans for benchmarks.
     .target(
       name: "BenchmarkSupport",
-      dependencies: [.product(name: "Observable", package: "ObservableKit")],
+      dependencies: [
+        .product(name: "ObservableKit", package: "ObservableKit"),
+        .product(name: "Observable", package: "ObservableKit"),
+      ],
       path: "Support"
     ),
     .executableTarget(

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Instructions per unit, counted by valgrind's callgrind: ObservableKit beside the baseline
-# and OpenCombine, for the suite's scenarios. Unlike wall-clock time, the counts are the same
+# and OpenCombine (scenarios 10 and 11: a stored Property, NotificationCenter), for the
+# suite's scenarios. Unlike wall-clock time, the counts are the same
 # from run to run whatever else the machine is doing, so this is the yardstick for changes
 # to the core on a shared machine. (An instruction is not a nanosecond: an atomic
 # retain/release or a cache miss costs far more than an add, so the wall-clock suite,
@@ -40,6 +41,14 @@ rows=(
   "S5 DisposeBag fill+dispose|bag|20000|1|ObservableKit Baseline OpenCombine"
   "S6 withObservers 10 obs|compat-10|10000|10|ObservableKit Baseline"
   "S6 keyed notify 1000 keys|keyed-1000|20|1000|ObservableKit Baseline"
+  # Scenarios 10 and 11 compare with another peer than OpenCombine: a stored Property
+  # (StoredProperty), a private NotificationCenter.
+  "S10 wrapped property set 1 obs|wrapset-1|100000|1|ObservableKit StoredProperty Baseline"
+  "S10 wrapped property set 1 obs no Observation|wrapset-noobs-1|100000|1|ObservableKit StoredProperty Baseline"
+  "S11 hub post 1 obs|hub-1|50000|1|ObservableKit NotificationCenter Baseline"
+  "S11 hub post 10 obs|hub-10|5000|10|ObservableKit NotificationCenter Baseline"
+  "S11 hub post 10 obs from sender|hubsender-10|5000|10|ObservableKit NotificationCenter Baseline"
+  "S11 hub post 1 obs no payload|hubvoid-1|50000|1|ObservableKit NotificationCenter Baseline"
 )
 
 results="$work/results.tsv"
@@ -48,7 +57,7 @@ for row in "${rows[@]}"; do
   [[ -z ${ONLY:-} || $label =~ $ONLY ]] || continue
   for contender in $contenders; do
     # The handlers must have run: a scenario that delivers must leave a non-zero total.
-    if [[ $scenario =~ ^(notify|set|churnA|compat|keyed) ]] &&
+    if [[ $scenario =~ ^(notify|set|churnA|compat|keyed|wrapset|hub) ]] &&
       [[ $("$work/bin" "$scenario" "$contender" 100 --print) == 0 ]]; then
       echo "error: $label / $contender delivered nothing" >&2
       exit 1
@@ -74,15 +83,36 @@ for line in open(sys.argv[1]):
 def ratio(a, b):
     return f"{a / b:.2f}×" if a is not None and b else "–"
 
-print("| Scenario | ObservableKit ÷ baseline | ObservableKit ÷ OpenCombine | ObservableKit | baseline | OpenCombine |")
-print("|---|---:|---:|---:|---:|---:|")
-for label, values in rows.items():
+OTHER_PEERS = ("StoredProperty", "NotificationCenter")
+PEER_NAMES = {"StoredProperty": "stored Property", "NotificationCenter": "NotificationCenter"}
+
+def cell(v):
+    return f"{v:,}" if v is not None else "–"
+
+main = [(label, values) for label, values in rows.items() if not any(p in values for p in OTHER_PEERS)]
+if main:
+    print("| Scenario | ObservableKit ÷ baseline | ObservableKit ÷ OpenCombine | ObservableKit | baseline | OpenCombine |")
+    print("|---|---:|---:|---:|---:|---:|")
+for label, values in main:
     ok, base, peer = (values.get(c) for c in ("ObservableKit", "Baseline", "OpenCombine"))
-    cells = [f"{v:,}" if v is not None else "–" for v in (ok, base, peer)]
-    print(f"| {label} | {ratio(ok, base)} | {ratio(ok, peer)} | {cells[0]} | {cells[1]} | {cells[2]} |")
+    print(f"| {label} | {ratio(ok, base)} | {ratio(ok, peer)} | {cell(ok)} | {cell(base)} | {cell(peer)} |")
+
+# Scenarios 10 and 11: ObservableKit's new API beside the API it stands in for.
+others = [(label, values) for label, values in rows.items() if any(p in values for p in OTHER_PEERS)]
+if others:
+    if main:
+        print()
+    print("| Scenario | peer | ObservableKit ÷ peer | ObservableKit ÷ baseline | ObservableKit | peer | baseline |")
+    print("|---|---|---:|---:|---:|---:|---:|")
+    for label, values in others:
+        name = next(p for p in OTHER_PEERS if p in values)
+        ok, peer, base = values.get("ObservableKit"), values.get(name), values.get("Baseline")
+        print(f"| {label} | {PEER_NAMES[name]} | {ratio(ok, peer)} | {ratio(ok, base)} "
+              f"| {cell(ok)} | {cell(peer)} | {cell(base)} |")
 small = rows.get("S4 teardown 10k random order", {})
 large = rows.get("S4 teardown 100k random order", {})
-print()
-print("Instructions per disposal at 100k ÷ at 10k (1.0 is flat): "
-      + ", ".join(f"{c} {ratio(large.get(c), small.get(c))}" for c in ("ObservableKit", "OpenCombine")))
+if small and large:
+    print()
+    print("Instructions per disposal at 100k ÷ at 10k (1.0 is flat): "
+          + ", ".join(f"{c} {ratio(large.get(c), small.get(c))}" for c in ("ObservableKit", "OpenCombine")))
 EOF

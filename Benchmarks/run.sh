@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the benchmark suite in release mode and prints the ratio table.
 #
-#   bash Benchmarks/run.sh                       # the whole suite, 3 runs (about 4 minutes)
+#   bash Benchmarks/run.sh                       # the whole suite, 3 runs (about 4.5 minutes)
 #   RUNS=1 bash Benchmarks/run.sh                # one run (about 1 minute once built)
 #   bash Benchmarks/run.sh --filter 'S1_.*'      # extra arguments go to `benchmark`
 #

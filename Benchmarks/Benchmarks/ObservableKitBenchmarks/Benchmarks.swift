@@ -1,5 +1,6 @@
 // The ObservableKit benchmark suite: every scenario of issue 4, each measured for
-// ObservableKit, the locked-array baseline and OpenCombine, in that order.
+// ObservableKit, the locked-array baseline and OpenCombine, in that order; scenarios 10 and
+// 11 replace OpenCombine with the API they compare with (a stored Property, NotificationCenter).
 //
 // Run it with `bash Benchmarks/run.sh` from the repository root.
 
@@ -16,4 +17,6 @@ let benchmarks: @Sendable () -> Void = {
   registerMemory()
   registerSharedFamily()
   registerIdleModel()
+  registerWrappedModel()
+  registerHub()
 }

@@ -38,8 +38,9 @@ func registerNotify() {
   }
 }
 
-/// The baseline and OpenCombine rows of a notify scenario with `observers` observers.
-func registerNotifyAnchors(_ scenario: String, observers: Int) {
+/// The baseline and OpenCombine rows of a notify scenario with `observers` observers; the
+/// baseline alone if `openCombine` is false (scenario 11, whose peer is NotificationCenter).
+func registerNotifyAnchors(_ scenario: String, observers: Int, openCombine: Bool = true) {
   let notifies = deliveriesPerIteration / observers
   let expected = observers * triangle(notifies)
   do {
@@ -59,7 +60,7 @@ func registerNotifyAnchors(_ scenario: String, observers: Int) {
     }, teardown: state.reset)
   }
 
-  do {
+  if openCombine {
     let state = Lazy { () -> (PassthroughSubject<Int, Never>, Sink, [AnyCancellable]) in
       let subject = PassthroughSubject<Int, Never>()
       let sink = Sink()

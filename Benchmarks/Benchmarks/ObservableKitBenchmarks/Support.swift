@@ -15,11 +15,16 @@ import Darwin
 
 // MARK: - Naming
 
-/// The three things every scenario measures.
+/// The things a scenario measures: ObservableKit, the baseline and a peer (OpenCombine, or
+/// the API that scenarios 10 and 11 compare with).
 enum Contender: String, CaseIterable {
   case observableKit = "ObservableKit"
   case baseline = "Baseline"
   case openCombine = "OpenCombine"
+  /// Scenario 10's peer: a stored `Property` beside the `@Property` wrapper.
+  case storedProperty = "StoredProperty"
+  /// Scenario 11's peer: a private `NotificationCenter` beside `EventHub`.
+  case notificationCenter = "NotificationCenter"
 }
 
 /// Registers one benchmark.
@@ -93,6 +98,9 @@ final class Lazy<Value> {
     stored = made
     return made
   }
+
+  /// The value if it has been made, without making it.
+  var existing: Value? { stored }
 
   func reset() {
     stored = nil

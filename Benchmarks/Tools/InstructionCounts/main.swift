@@ -5,11 +5,14 @@
 // is doing, so they complement the wall-clock suite on a shared machine.
 //
 // Usage: InstructionCounts SCENARIO CONTENDER REPS [--print]   (--print shows the handlers' total)
+// CONTENDER is ObservableKit, Baseline, OpenCombine, or the peer of scenarios 10 and 11:
+// StoredProperty, NotificationCenter.
 // The handler, the baselines and the compat subjects come from BenchmarkSupport (Support/),
 // shared with the benchmark suite; the scenarios below repeat the suite's
 // (Benchmarks/ObservableKitBenchmarks): keep them in step.
 
 import BenchmarkSupport
+import Foundation
 import Observable
 import ObservableKit
 import OpenCombine
@@ -118,11 +121,33 @@ func blackHole<T>(_ value: T) {}
   for _ in 0..<reps { subject.emit(keys: 0..<keys) }
 }
 
+// Scenario 10: the loops are Support/Models.swift's, beside the models they set.
+@inline(never) func measured_wrappedSet(_ model: WrappedModel50, _ reps: Int) { setWrapped(model, 0..<reps) }
+@inline(never) func measured_wrappedSet(_ model: StoredModel50, _ reps: Int) { setStored(model, 0..<reps) }
+@inline(never) func measured_wrappedSet(_ model: BaselineModel50, _ reps: Int) { setBaseline(model, 0..<reps) }
+@inline(never) func measured_wrappedSet(_ model: WrappedModel50NoObservation, _ reps: Int) { setWrapped(model, 0..<reps) }
+@inline(never) func measured_wrappedSet(_ model: StoredModel50NoObservation, _ reps: Int) { setStored(model, 0..<reps) }
+// Scenario 11.
+@inline(never) func measured_post(_ hub: EventHub, _ message: HubMessage<Int>, _ sender: Sender?, _ reps: Int) {
+  for value in 0..<reps { hub.post(message, value, from: sender) }
+}
+@inline(never) func measured_post(_ hub: EventHub, _ message: HubMessage<Void>, _ reps: Int) {
+  for _ in 0..<reps { hub.post(message) }
+}
+@inline(never) func measured_post(_ center: NotificationCenter, _ name: Notification.Name, _ sender: Sender?, _ reps: Int) {
+  for value in 0..<reps { center.post(name: name, object: sender, userInfo: [notificationValueKey: value]) }
+}
+@inline(never) func measured_postNoPayload(_ center: NotificationCenter, _ name: Notification.Name, _ reps: Int) {
+  for _ in 0..<reps { center.post(name: name, object: nil) }
+}
+// The Void baseline's loop is in Support (see makeVoidBaseline).
+@inline(never) func measured_notify(_ event: BaselineEvent<Void>, _ reps: Int) { notifyVoid(event, reps) }
+
 // MARK: - Main
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 4, let reps = Int(arguments[3]) else {
-  print("usage: InstructionCounts SCENARIO ObservableKit|Baseline|OpenCombine REPS [--print]")
+  print("usage: InstructionCounts SCENARIO ObservableKit|Baseline|OpenCombine|StoredProperty|NotificationCenter REPS [--print]")
   exit(2)
 }
 let scenario = arguments[1]
@@ -214,6 +239,59 @@ case ("keyed-1000", "Baseline"):
   let counters = (0..<1_000).map { _ in Counter(sink) }
   for (key, counter) in counters.enumerated() { subject.add(key: key, counter) }
   withExtendedLifetime(counters) { measured_keyed(subject, 1_000, reps) }
+case ("wrapset-1", "ObservableKit"):
+  let model = WrappedModel50()
+  let token = model.$p0.observe(makeHandler(sink))
+  withExtendedLifetime(token) { measured_wrappedSet(model, reps) }
+case ("wrapset-1", "StoredProperty"):
+  let model = StoredModel50()
+  let token = model.p0.observe(makeHandler(sink))
+  withExtendedLifetime(token) { measured_wrappedSet(model, reps) }
+case ("wrapset-1", "Baseline"), ("wrapset-noobs-1", "Baseline"):
+  let model = BaselineModel50()
+  observeP0(model, sink)
+  measured_wrappedSet(model, reps)
+case ("wrapset-noobs-1", "ObservableKit"):
+  let model = WrappedModel50NoObservation()
+  let token = model.$p0.observe(makeHandler(sink))
+  withExtendedLifetime(token) { measured_wrappedSet(model, reps) }
+case ("wrapset-noobs-1", "StoredProperty"):
+  let model = StoredModel50NoObservation()
+  let token = model.p0.observe(makeHandler(sink))
+  withExtendedLifetime(token) { measured_wrappedSet(model, reps) }
+case (let s, "ObservableKit") where s.hasPrefix("hub-") || s.hasPrefix("hubsender-"):
+  let hub = EventHub()
+  let message = HubMessage<Int>("benchmark.value")
+  let sender: Sender? = s.hasPrefix("hubsender-") ? Sender() : nil
+  let tokens = (0..<observers(s)).map { _ in hub.observe(message, from: sender, makeHandler(sink)) }
+  withExtendedLifetime((tokens, sender)) { measured_post(hub, message, sender, reps) }
+case (let s, "NotificationCenter") where s.hasPrefix("hub-") || s.hasPrefix("hubsender-"):
+  let center = NotificationCenter()
+  let name = Notification.Name("benchmark.value")
+  let sender: Sender? = s.hasPrefix("hubsender-") ? Sender() : nil
+  let tokens = (0..<observers(s)).map { _ in
+    center.addObserver(forName: name, object: sender, queue: nil, using: makeNotificationHandler(sink))
+  }
+  withExtendedLifetime(sender) { measured_post(center, name, sender, reps) }
+  for token in tokens { center.removeObserver(token) }
+case (let s, "Baseline") where s.hasPrefix("hub-") || s.hasPrefix("hubsender-"):
+  // The closure array of scenario 1; no sender filter.
+  let event = BaselineEvent<Int>()
+  for _ in 0..<observers(s) { _ = event.add(makeHandler(sink)) }
+  measured_notify(event, reps)
+case ("hubvoid-1", "ObservableKit"):
+  let hub = EventHub()
+  let message = HubMessage<Void>("benchmark.ping")
+  let token = hub.observe(message, makeCounter(sink))
+  withExtendedLifetime(token) { measured_post(hub, message, reps) }
+case ("hubvoid-1", "NotificationCenter"):
+  let center = NotificationCenter()
+  let name = Notification.Name("benchmark.ping")
+  let token = center.addObserver(forName: name, object: nil, queue: nil, using: makeNotificationCounter(sink))
+  measured_postNoPayload(center, name, reps)
+  center.removeObserver(token)
+case ("hubvoid-1", "Baseline"):
+  measured_notify(makeVoidBaseline(observers: 1, sink), reps)
 default:
   print("unknown scenario/contender: \(scenario) \(contender)")
   exit(2)
