@@ -1,5 +1,3 @@
-import Dispatch
-
 /// A typed, scoped replacement for `NotificationCenter`: parts of a program that should not
 /// know each other post and observe ``HubMessage``s through a hub they are given.
 ///
@@ -132,17 +130,6 @@ public final class EventHub {
     return channel(for: message).observe(with: owner) { owner, post in
       if filter.admits(post.sender) { handler(owner, post.payload) }
     }
-  }
-
-  /// Registers `handler` to be called on `queue`, asynchronously, in the order of the
-  /// posts; see ``EventSource/observe(on:_:)-(DispatchQueue,_)``.
-  public func observe<Payload: Sendable>(
-    _ message: HubMessage<Payload>,
-    from sender: AnyObject? = nil,
-    on queue: DispatchQueue,
-    _ handler: @escaping @Sendable (Payload) -> Void
-  ) -> any Disposable {
-    events(message, from: sender).observe(on: queue, handler)
   }
 
   /// Registers a main-actor handler: called at once for a post made on the main actor when

@@ -1,5 +1,3 @@
-import Dispatch
-
 /// An ``EventHub`` that may be shared across isolation domains: post from any thread, task
 /// or actor, and observe from any of them.
 ///
@@ -125,16 +123,6 @@ public final class SharedEventHub: Sendable {
     @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (Owner, Payload) -> Void
   ) -> any Disposable {
     events(message, from: sender).observe(with: owner, handler)
-  }
-
-  /// Registers `handler` to be called on `queue`, asynchronously, in the order of the posts.
-  public func observe<Payload: Sendable>(
-    _ message: HubMessage<Payload>,
-    from sender: (any AnyObject & Sendable)? = nil,
-    on queue: DispatchQueue,
-    _ handler: @escaping @Sendable (Payload) -> Void
-  ) -> any Disposable {
-    events(message, from: sender).observe(on: queue, handler)
   }
 
   /// Registers a main-actor handler, whatever the caller's isolation: called at once for a
