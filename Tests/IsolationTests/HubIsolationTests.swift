@@ -1,3 +1,4 @@
+import Foundation
 import ObservableKit
 import Testing
 import TestSupport
@@ -137,14 +138,16 @@ struct HubIsolationTests {
   func actorHandlerIsEnqueued() async {
     actor Player {
       var seen: [String] = []
-      var threads: Set<UInt> = []
+      /// Whether a call ran on the posting thread. Marked in the thread's dictionary, not by
+      /// its ID: a pthread ID is reused once its thread has exited.
+      var ranOnPoster = false
       var token: (any Disposable)?
 
       func start(_ hub: SharedEventHub) {
         token = hub.observe(PlayerMessages.didStart) { title in
           self.assertIsolated()
           self.seen.append(title)
-          self.threads.insert(currentThreadID())
+          if Thread.current.threadDictionary[posterMark] != nil { self.ranOnPoster = true }
         }
       }
 
@@ -162,17 +165,16 @@ struct HubIsolationTests {
     let hub = SharedEventHub()
     let player = Player()
     await player.start(hub)
-    let poster = Guarded<UInt>(0)
     let holder = Guarded<SharedEventHub?>(hub)  // emptied below; see otherThreadPostsAreEnqueuedInOrder
     withWatchdog("posts to an actor's handler from a thread") {
       guard let hub = holder.value else { return }
-      poster.value = currentThreadID()
+      Thread.current.threadDictionary[posterMark] = true
       for index in 1...10 { hub.post(PlayerMessages.didStart, "song \(index)") }
     }
     holder.value = nil
     for _ in 0..<100_000 where await player.count() < 10 { await Task.yield() }
     #expect(await player.seen == (1...10).map { "song \($0)" })
-    #expect(await !player.threads.contains(poster.value), "no call ran on the posting thread")
+    #expect(await !player.ranOnPoster, "no call ran on the posting thread")
     let seenDuringPost = await player.post("inside", to: hub)
     #expect(seenDuringPost == 10, "a post made on the actor does not call its handler before returning")
     for _ in 0..<100_000 where await player.count() < 11 { await Task.yield() }
@@ -250,3 +252,6 @@ struct HubIsolationTests {
     #expect(await counter.post(4) == 5)
   }
 }
+
+/// The key that marks a posting thread in `Thread.current.threadDictionary`.
+private let posterMark = "HubIsolationTests.poster"
