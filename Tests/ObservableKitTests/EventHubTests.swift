@@ -395,6 +395,33 @@ struct EventHubTests {
     tokens.forEach { $0.dispose() }  // a no-op after the hub is gone
   }
 
+  @Test("Contract: events(_:from:) makes no channel until observed; observed after its hub has gone, it registers nothing")
+  func eventsViewOutlivesHub() {
+    let tracker = LifetimeTracker()
+    var view: ReadOnlyEvent<Int>?
+    var sharedView: SharedReadOnlyEvent<Int>?
+    do {
+      let hub = EventHub()
+      let shared = SharedEventHub()
+      view = hub.events(Messages.score)
+      sharedView = shared.events(Messages.score)
+      #expect(hub.channels.table.withLock { $0.isEmpty }, "events made no channel")
+      #expect(shared.channels.table.withLock { $0.isEmpty }, "events made no channel")
+    }
+    let token = Self.observe(view!, capturing: tracker.make())
+    let sharedToken = Self.observe(sharedView!, capturing: tracker.make())
+    #expect(token.isDisposed && sharedToken.isDisposed, "the disposables are already disposed")
+    #expect(tracker.liveCount == 0, "no handler was kept")
+  }
+
+  private static func observe(_ view: ReadOnlyEvent<Int>, capturing tracked: Tracked) -> any Disposable {
+    view.observe { _ in tracked.touch() }
+  }
+
+  private static func observe(_ view: SharedReadOnlyEvent<Int>, capturing tracked: Tracked) -> any Disposable {
+    view.observeNonisolated { _ in tracked.touch() }
+  }
+
   @Test("Contract: dropping an EventHub also ends its queue and main-actor subscriptions and releases their handlers")
   func droppingHubEndsDeliveredSubscriptions() {
     let tracker = LifetimeTracker()

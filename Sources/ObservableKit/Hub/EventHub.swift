@@ -83,13 +83,9 @@ public final class EventHub {
   /// and returns a disposable that is already disposed.
   public func events<Payload>(_ message: HubMessage<Payload>, from sender: AnyObject? = nil) -> ReadOnlyEvent<Payload> {
     let filter = HubSenderFilter(sender)
-    // The channel is made by the first observe, not here; once the hub has gone, observing
-    // registers nothing.
+    // The channel is made by the first observe, not here.
     return ReadOnlyEvent { [weak self] handler in
-      guard let channel = self?.channel(for: message) else { return CompositeDisposable([]) }
-      return channel.observe { post in
-        if filter.admits(post.sender) { handler(post.payload) }
-      }
+      self?.register(message, filter, handler) ?? CompositeDisposable([])
     }
   }
 
@@ -108,13 +104,7 @@ public final class EventHub {
     from sender: AnyObject? = nil,
     _ handler: @escaping (Payload) -> Void
   ) -> any Disposable {
-    // Registered on the channel here, not through `events`, and inlinable, so the filtering
-    // closure is specialized for the payload where it is written (unspecialized, it asks
-    // the runtime for the post type's metadata on every call).
-    let filter = HubSenderFilter(sender)
-    return channel(for: message).observe { post in
-      if filter.admits(post.sender) { handler(post.payload) }
-    }
+    register(message, HubSenderFilter(sender), handler)
   }
 
   /// Registers `handler` for as long as `owner` is alive, passing the owner in, so the
@@ -147,6 +137,21 @@ public final class EventHub {
   /// The number of live subscriptions to `message`, whatever their sender filter.
   public func observerCount<Payload>(of message: HubMessage<Payload>) -> Int {
     channels.existing(message.channelKey).map { unsafeDowncast($0, to: Channel<Payload>.self).observerCount } ?? 0
+  }
+
+  /// Registers `handler` on the channel of `message`, behind `filter`: the one registration
+  /// of `observe` and `events`. Inlinable, so the filtering closure is specialized for the
+  /// payload where `observe` is written (unspecialized, it asks the runtime for the post
+  /// type's metadata on every call).
+  @inlinable
+  func register<Payload>(
+    _ message: HubMessage<Payload>,
+    _ filter: HubSenderFilter,
+    _ handler: @escaping (Payload) -> Void
+  ) -> any Disposable {
+    channel(for: message).observe { post in
+      if filter.admits(post.sender) { handler(post.payload) }
+    }
   }
 
   /// The channel of `message`, made now if this is its first observer.

@@ -19,12 +19,14 @@
 /// the messages of one hub.
 ///
 /// Declaring messages as `static let` members of a type of your own groups them and keeps
-/// them discoverable. In a module whose default isolation is the main actor (a new app's
-/// default), write `nonisolated enum PlayerMessages` for messages posted or observed off
-/// the main actor: a `HubMessage` is `Sendable`, but the members of a main-actor type can
-/// only be read on the main actor. A computed `static var` in an extension also works, for leading-dot
+/// them discoverable. A computed `static var` in an extension also works, for leading-dot
 /// syntax at the call site: `extension HubMessage where Payload == Track { static var
 /// didStart: Self { Self("player.didStart") } }`.
+///
+/// In a module whose default isolation is the main actor (a new app's default), write
+/// `nonisolated enum PlayerMessages` for messages posted or observed off the main actor: a
+/// `HubMessage` is `Sendable`, but the members of a main-actor type can only be read on the
+/// main actor.
 public struct HubMessage<Payload>: Hashable, Sendable, CustomStringConvertible {
   /// The message's name, unique among the messages of one payload type.
   public let name: String

@@ -76,13 +76,9 @@ public final class SharedEventHub: Sendable {
     from sender: (any AnyObject & Sendable)? = nil
   ) -> SharedReadOnlyEvent<Payload> {
     let filter = HubSenderFilter(sender)
-    // The channel is made by the first observe, not here; once the hub has gone, observing
-    // registers nothing.
+    // The channel is made by the first observe, not here.
     return SharedReadOnlyEvent { [weak self] handler in
-      guard let channel = self?.channel(for: message) else { return CompositeDisposable([]) }
-      return channel.observeNonisolated { post in
-        if filter.admits(post.sender) { handler(post.payload) }
-      }
+      self?.register(message, filter, handler) ?? CompositeDisposable([])
     }
   }
 
@@ -106,11 +102,7 @@ public final class SharedEventHub: Sendable {
     from sender: (any AnyObject & Sendable)? = nil,
     _ handler: @escaping @Sendable (Payload) -> Void
   ) -> any Disposable {
-    // Inlinable and registered on the channel directly, as `EventHub.observe`.
-    let filter = HubSenderFilter(sender)
-    return channel(for: message).observeNonisolated { post in
-      if filter.admits(post.sender) { handler(post.payload) }
-    }
+    register(message, HubSenderFilter(sender), handler)
   }
 
   /// Registers `handler` for as long as `owner` is alive, passing the owner in; the handler
@@ -140,6 +132,19 @@ public final class SharedEventHub: Sendable {
   /// The number of live subscriptions to `message`, whatever their sender filter.
   public func observerCount<Payload: Sendable>(of message: HubMessage<Payload>) -> Int {
     channels.existing(message.channelKey).map { unsafeDowncast($0, to: Channel<Payload>.self).observerCount } ?? 0
+  }
+
+  /// Registers `handler` on the channel of `message`, behind `filter`; inlinable for the
+  /// reason `EventHub.register` is.
+  @inlinable
+  func register<Payload: Sendable>(
+    _ message: HubMessage<Payload>,
+    _ filter: HubSenderFilter,
+    _ handler: @escaping @Sendable (Payload) -> Void
+  ) -> any Disposable {
+    channel(for: message).observeNonisolated { post in
+      if filter.admits(post.sender) { handler(post.payload) }
+    }
   }
 
   /// The channel of `message`, made now if this is its first observer.
