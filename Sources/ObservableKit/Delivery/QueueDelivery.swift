@@ -3,8 +3,6 @@ import Dispatch
 /// One subscription delivered on a dispatch queue: values wait in a mailbox and one drain at
 /// a time runs on the queue, so calls keep their order even on a concurrent queue (see
 /// `DeliveryMailbox` for the invariant of the drain).
-///
-/// Dispatch is imported here only, because queue delivery is what this file is for.
 final class QueueDelivery<Value: Sendable>: Disposable, FedDelivery {
   private let queue: DispatchQueue
   private let mailbox: DeliveryMailbox<Value, @Sendable (Value) -> Void>
