@@ -65,6 +65,34 @@ struct DeliveryTests {
     #expect(heard.values == [0])
   }
 
+  @Test("Window: a queue drain parked in the handler while its source deinitializes; what waits is delivered, then the handler is released")
+  func sourceDeinitWhileDrainParked() {
+    let tracker = LifetimeTracker()
+    let queue = DispatchQueue(label: "test")
+    let entered = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    let heard = ValueLog<Int>()
+    var event: ObservableEvent<Int>? = ObservableEvent<Int>()
+    let token = event!.observe(on: queue) { [tracked = tracker.make()] value in
+      tracked.touch()
+      heard.record(value)
+      if value == 0 {
+        entered.signal()
+        release.wait()
+      }
+    }
+    for value in 0..<5 { event!.notifyObservers(value) }
+    entered.wait()  // the drain is inside the handler, outside the lock, with 1...4 waiting
+    event = nil  // takes the mailbox's lock only briefly: the parked drain holds none
+    #expect(!token.isDisposed, "values still wait")
+    #expect(tracker.liveCount == 1, "the handler is kept for them")
+    release.signal()
+    queue.sync {}
+    #expect(heard.values == [0, 1, 2, 3, 4])
+    #expect(token.isDisposed)
+    #expect(tracker.liveCount == 0, "then released")
+  }
+
   @Test("Contract: disposing a queue or main-actor subscription releases its handler at once")
   func disposeReleasesHandler() {
     let tracker = LifetimeTracker()

@@ -262,6 +262,44 @@ struct ScheduleExplorationTests {
     print("explored \(report.schedules) schedules of up to \(report.longestSchedule) points: \(#function)")
     #expect(report.pointsSeen.contains("isolated.drain: a value taken; calling outside the lock"))
   }
+
+  @Test("Shared delivery: two notifications racing the source's release, which finishes the drain (3 operations, every interleaving)")
+  func isolatedDrainFinish() {
+    struct State {
+      let event = Guarded<SharedEvent<Int>?>(SharedEvent<Int>())
+      let log = Log()
+      let token = Guarded<(any Disposable)?>(nil)
+    }
+    let report = ScheduleExplorer.explore(
+      setUp: {
+        let state = State()
+        state.token.value = state.event.value!.observe { [log = state.log] value in log.append("call \(value)") }
+        return state
+      },
+      operations: [
+        { state in
+          guard let event = state.event.value else { return }
+          event.notifyObservers(1)
+          state.log.append("sent 1")
+        },
+        { state in
+          guard let event = state.event.value else { return }
+          event.notifyObservers(2)
+          state.log.append("sent 2")
+        },
+        { state in state.event.value = nil },
+      ],
+      check: { state, trace in
+        let lines = state.log.all
+        for value in [1, 2] where lines.contains("sent \(value)") {
+          #expect(lines.filter { $0 == "call \(value)" }.count == 1, "a value notified before the release was lost: \(trace)")
+        }
+        #expect(state.token.value?.isDisposed == true, "the released source left its subscription open: \(trace)")
+      }
+    )
+    print("explored \(report.schedules) schedules of up to \(report.longestSchedule) points: \(#function)")
+    #expect(report.pointsSeen.contains("isolated.drain: a value taken; calling outside the lock"))
+  }
 }
 
 /// A disposable that counts how often the bag disposed it.
