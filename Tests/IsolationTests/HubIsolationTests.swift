@@ -165,13 +165,10 @@ struct HubIsolationTests {
     let hub = SharedEventHub()
     let player = Player()
     await player.start(hub)
-    let holder = Guarded<SharedEventHub?>(hub)  // emptied below; see otherThreadPostsAreEnqueuedInOrder
-    withWatchdog("posts to an actor's handler from a thread") {
-      guard let hub = holder.value else { return }
+    withWatchdogSharing(hub, "posts to an actor's handler from a thread") { hub in
       Thread.current.threadDictionary[posterMark] = true
       for index in 1...10 { hub.post(PlayerMessages.didStart, "song \(index)") }
     }
-    holder.value = nil
     for _ in 0..<100_000 where await player.count() < 10 { await Task.yield() }
     #expect(await player.seen == (1...10).map { "song \($0)" })
     #expect(await !player.ranOnPoster, "no call ran on the posting thread")

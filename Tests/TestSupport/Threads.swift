@@ -66,3 +66,40 @@ public enum StressMatrix {
   public static let operationsPerThread =
     ProcessInfo.processInfo.environment["OBSERVABLEKIT_STRESS_OPS"].flatMap(Int.init) ?? 100_000
 }
+
+/// `race`, with what the threads share passed through a holder that is emptied once the race
+/// returns, so that the test's objects die with the test.
+///
+/// A race's threads may still be exiting, holding their closure, when the test process ends.
+/// An object such a closure kept alive that has a weak-reference side table (every hub that
+/// has been observed, every sender a filter names) is then reported by LeakSanitizer, which
+/// cannot follow the runtime's encoded pointer from an object to its side table.
+public func raceSharing<Shared>(
+  _ shared: Shared,
+  threads: Int,
+  sourceLocation: SourceLocation = #_sourceLocation,
+  _ body: @escaping @Sendable (Shared, Int) -> Void
+) {
+  let holder = Guarded<Shared?>(shared)
+  race(threads: threads, sourceLocation: sourceLocation) { index in
+    guard let shared = holder.value else { return }
+    body(shared, index)
+  }
+  holder.value = nil
+}
+
+/// `withWatchdog`, with what the thread uses passed through a holder emptied once it returns;
+/// see ``raceSharing(_:threads:sourceLocation:_:)``.
+public func withWatchdogSharing<Shared>(
+  _ shared: Shared,
+  _ what: String,
+  sourceLocation: SourceLocation = #_sourceLocation,
+  _ body: @escaping @Sendable (Shared) -> Void
+) {
+  let holder = Guarded<Shared?>(shared)
+  withWatchdog(what, sourceLocation: sourceLocation) {
+    guard let shared = holder.value else { return }
+    body(shared)
+  }
+  holder.value = nil
+}
