@@ -44,3 +44,19 @@ static int64_t okit_live = 0;
 
 void okit_live_subscriptions_add(int64_t delta) { __atomic_add_fetch(&okit_live, delta, __ATOMIC_RELAXED); }
 int64_t okit_live_subscriptions(void) { return __atomic_load_n(&okit_live, __ATOMIC_RELAXED); }
+
+#if defined(__APPLE__)
+#include <pthread.h>
+bool okit_is_main_thread(void) { return pthread_main_np() != 0; }
+#elif defined(__linux__)
+bool okit_is_main_thread(void) { return syscall(SYS_gettid) == getpid(); }
+#else
+bool okit_is_main_thread(void) { return false; }
+#endif
+
+#include <stdlib.h>
+#include <string.h>
+bool okit_simulate_os_before_26_requested(void) {
+  const char *value = getenv("OBSERVABLEKIT_SIMULATE_OS_BEFORE_26");
+  return value != NULL && strcmp(value, "1") == 0;
+}

@@ -37,7 +37,10 @@ final class NowPlayingViewModel: PropertyModel {
 /// checked with the runtime (`assertIsolated`) and actor facts, never `Thread.isMainThread`.
 @Suite("Hub isolation")
 struct HubIsolationTests {
-  @Test("Contract: a main-actor handler hears a post made on the main actor before post returns")
+  @Test(
+    "Contract: a main-actor handler hears a post made on the main actor before post returns",
+    .enabled(if: DeliveryPath.usesImmediateTasks, DeliveryPath.immediateOnly)
+  )
   @MainActor
   func mainActorPostIsSynchronous() {
     let hub = SharedEventHub()
@@ -88,9 +91,14 @@ struct HubIsolationTests {
     await poster.value
     #expect(model.titles == (1...50).map { "song \($0)" }, "every post, once, in the order of the posts")
     await waitUntil { model.stops == 1 }
-    // Nothing of the subscription waits any more: a post on the main actor is synchronous again.
+    // Nothing of the subscription waits any more: a post on the main actor is synchronous again
+    // (with immediate tasks; before the 26 releases it is enqueued, as every call is).
     hub.post(PlayerMessages.didStart, "last")
-    #expect(model.title == "last")
+    if DeliveryPath.usesImmediateTasks {
+      #expect(model.title == "last")
+    } else {
+      await Self.waitForTitle("last", of: model)
+    }
   }
 
   /// Waits, without sleeping, until `model.title` is `title`: its property's observer resumes
@@ -110,7 +118,10 @@ struct HubIsolationTests {
     token?.dispose()
   }
 
-  @Test("Contract: the owner-bound and main-actor forms of SharedEventHub on the main actor")
+  @Test(
+    "Contract: the owner-bound and main-actor forms of SharedEventHub on the main actor",
+    .enabled(if: DeliveryPath.usesImmediateTasks, DeliveryPath.immediateOnly)
+  )
   @MainActor
   func ownerBoundAndMainActorForms() {
     let hub = SharedEventHub()

@@ -38,7 +38,10 @@ struct MainActorTests {
     #expect(model.titles == ["observe 0", "with 0", "observe 1", "with 1", "subscribe 1"])
   }
 
-  @Test("Contract: a shared property's main-actor handler hears the replay and main-thread sets at once")
+  @Test(
+    "Contract: a shared property's main-actor handler hears the replay and main-thread sets at once",
+    .enabled(if: DeliveryPath.usesImmediateTasks, DeliveryPath.immediateOnly)
+  )
   func sharedOnMainThreadIsSynchronous() {
     let shared = SharedProperty(0)
     let model = ViewModel(shared: shared)

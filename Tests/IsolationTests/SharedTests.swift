@@ -6,7 +6,10 @@ import TestSupport
 /// The Sendable family away from the main actor: nonisolated handlers, actors, the fast path.
 @Suite("Shared family")
 struct SharedTests {
-  @Test("Contract: a nonisolated handler runs on the notifying thread before notify returns")
+  @Test(
+    "Contract: a nonisolated handler runs on the notifying thread before notify returns",
+    .enabled(if: DeliveryPath.usesImmediateTasks, DeliveryPath.immediateOnly)
+  )
   func nonisolatedIsSynchronous() {
     let event = SharedEvent<Int>()
     let threads = ValueLog<UInt>()
@@ -23,7 +26,10 @@ struct SharedTests {
     token.dispose()
   }
 
-  @Test("Contract: one subscription's calls never overlap and keep the order of notifications")
+  @Test(
+    "Contract: one subscription's calls never overlap and keep the order of notifications",
+    .enabled(if: DeliveryPath.usesImmediateTasks, DeliveryPath.immediateOnly)
+  )
   func callsNeverOverlap() {
     let event = SharedEvent<Int>()
     let inside = Guarded(0)
@@ -97,7 +103,10 @@ struct SharedTests {
     #expect(total.value == 2_000)
   }
 
-  @Test("Contract: a shared property replays, then delivers every set, ending on the final value")
+  @Test(
+    "Contract: a shared property replays, then delivers every set, ending on the final value",
+    .enabled(if: DeliveryPath.usesImmediateTasks, DeliveryPath.immediateOnly)
+  )
   func sharedProperty() {
     let property = SharedProperty(0)
     let log = ValueLog<Int>()
@@ -110,7 +119,10 @@ struct SharedTests {
     token.dispose()
   }
 
-  @Test("Contract: observeChanges and subscribe do not replay; subscribe passes the owner and both values")
+  @Test(
+    "Contract: observeChanges and subscribe do not replay; subscribe passes the owner and both values",
+    .enabled(if: DeliveryPath.usesImmediateTasks, DeliveryPath.immediateOnly)
+  )
   func changesAndSubscribe() {
     final class Owner: Sendable {}
     let property = SharedProperty(1)
@@ -128,7 +140,10 @@ struct SharedTests {
     token.dispose()
   }
 
-  @Test("Contract: owner-bound observation ends when the owner goes")
+  @Test(
+    "Contract: owner-bound observation ends when the owner goes",
+    .enabled(if: DeliveryPath.usesImmediateTasks, DeliveryPath.immediateOnly)
+  )
   func ownerBound() {
     final class Owner: Sendable {}
     let event = SharedEvent<Int>()
@@ -142,7 +157,10 @@ struct SharedTests {
     #expect(event.observerCount == 0)
   }
 
-  @Test("Contract: operators and read-only views of shared sources")
+  @Test(
+    "Contract: operators and read-only views of shared sources",
+    .enabled(if: DeliveryPath.usesImmediateTasks, DeliveryPath.immediateOnly)
+  )
   func operators() {
     let event = SharedEvent<Int>()
     let log = ValueLog<String>()

@@ -628,7 +628,10 @@ struct EventHubTests {
 
   // MARK: - SharedEventHub
 
-  @Test("Contract: a SharedEventHub handler registered from nonisolated code runs on the posting thread before post returns")
+  @Test(
+    "Contract: a SharedEventHub handler registered from nonisolated code runs on the posting thread before post returns",
+    .enabled(if: DeliveryPath.usesImmediateTasks, DeliveryPath.immediateOnly)
+  )
   func sharedNonisolatedIsSynchronous() {
     let hub = SharedEventHub()
     let heard = ValueLog<String>()
@@ -667,7 +670,10 @@ struct EventHubTests {
     #expect(total.value == 1_000)
   }
 
-  @Test("Contract: SharedEventHub messages, sender filters and registration order are those of EventHub")
+  @Test(
+    "Contract: SharedEventHub messages, sender filters and registration order are those of EventHub",
+    .enabled(if: DeliveryPath.usesImmediateTasks, DeliveryPath.immediateOnly)
+  )
   func sharedMessagesAndSenders() {
     let hub = SharedEventHub()
     let sender = SharedSender()
@@ -698,7 +704,10 @@ struct EventHubTests {
     #expect(hub.observerCount(of: Messages.score) == 0)
   }
 
-  @Test("Contract: a SharedEventHub observer whose sender has deallocated hears nothing")
+  @Test(
+    "Contract: a SharedEventHub observer whose sender has deallocated hears nothing",
+    .enabled(if: DeliveryPath.usesImmediateTasks, DeliveryPath.immediateOnly)
+  )
   func sharedDeadSenderHearsNothing() {
     let hub = SharedEventHub()
     let heard = ValueLog<Int>()
@@ -718,7 +727,10 @@ struct EventHubTests {
     token.dispose()
   }
 
-  @Test("Contract: a SharedEventHub post inside its own handler is queued; another message is delivered at once")
+  @Test(
+    "Contract: a SharedEventHub post inside its own handler is queued; another message is delivered at once",
+    .enabled(if: DeliveryPath.usesImmediateTasks, DeliveryPath.immediateOnly)
+  )
   func sharedReentrancy() {
     let hub = SharedEventHub()
     let order = ValueLog<String>()
@@ -738,7 +750,10 @@ struct EventHubTests {
     [a, b, c].forEach { $0.dispose() }
   }
 
-  @Test("Contract: SharedEventHub owner-bound and queue forms")
+  @Test(
+    "Contract: SharedEventHub owner-bound and queue forms",
+    .enabled(if: DeliveryPath.usesImmediateTasks, DeliveryPath.immediateOnly)
+  )
   func sharedOwnerBoundAndQueue() {
     let hub = SharedEventHub()
     var owner: Owner? = Owner()

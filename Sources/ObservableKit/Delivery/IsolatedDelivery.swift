@@ -16,7 +16,12 @@
 /// (SE-0431 leaves it to a future direction), so the synchronous cases start an immediate
 /// task (SE-0472), which runs on the calling thread up to its first suspension; the drain
 /// below never suspends when it already runs with the handler's isolation. Where immediate
-/// tasks are unavailable (Apple platforms before 26), every call is enqueued instead.
+/// tasks are unavailable (Apple platforms before 26, or `OBSERVABLEKIT_SIMULATE_OS_BEFORE_26=1`
+/// in a debug build), every call is enqueued instead, in order: nonisolated handlers to the
+/// global concurrent executor, main-actor ones to the main actor. No sound way exists there
+/// to call an `@isolated(any)` function without a task, even on the main thread; a
+/// main-actor handler that must run at once on every OS version is registered with
+/// `observe(on: MainActor.shared)`, which takes a plain `@MainActor` function.
 ///
 /// The drain follows `DeliveryMailbox`'s invariant. Each drain runs with the handler's own
 /// isolation and takes the next value just before the call, which then starts without
@@ -90,13 +95,17 @@ final class IsolatedDelivery<Value: Sendable>: Disposable, FedDelivery {
     guard mailbox.post(value) else { return }
     switch route {
     case .nonisolated:
-      if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
+      if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *),
+        !MainActorNow.simulatesOSBefore26
+      {
         Task.immediate { await self.drain() }
       } else {
         Task { await self.drain() }
       }
     case .mainActor:
-      if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
+      if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *),
+        !MainActorNow.simulatesOSBefore26
+      {
         Task.immediate { @MainActor in await self.drain() }
       } else {
         Task { @MainActor in await self.drain() }

@@ -4,11 +4,12 @@ import Dispatch
 /// arrives on the main actor and nothing of this subscription waits, otherwise enqueued to
 /// the main actor, in order (see `DeliveryMailbox` for the invariant of the drain).
 ///
-/// "On the main actor" is asked of the runtime, not guessed from the thread: a drain starts
-/// as an immediate task isolated to the main actor (SE-0472), which runs before the
-/// notification returns when the caller already runs there, and is enqueued otherwise.
-/// Where immediate tasks are unavailable (Apple platforms before 26), the drain goes through
-/// the main queue.
+/// From the 26 releases on, "on the main actor" is asked of the runtime: a drain starts as an
+/// immediate task isolated to the main actor (SE-0472), which runs before the notification
+/// returns when the caller already runs there, and is enqueued otherwise. Before them
+/// (immediate tasks do not exist there, or `OBSERVABLEKIT_SIMULATE_OS_BEFORE_26=1` in a
+/// debug build), the drain runs at once when the caller runs on the main thread or in a
+/// main-queue block (``MainActorNow/isCurrent``), and goes through the main queue otherwise.
 final class MainActorDelivery<Value: Sendable>: Disposable, FedDelivery {
   typealias Handler = @MainActor (Value) -> Void
 
@@ -24,10 +25,14 @@ final class MainActorDelivery<Value: Sendable>: Disposable, FedDelivery {
 
   func enqueue(_ value: Value) {
     guard mailbox.post(value) else { return }
-    if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
+    if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *),
+      !MainActorNow.simulatesOSBefore26
+    {
       Task.immediate { @MainActor in self.drain() }
+    } else if MainActorNow.isCurrent {
+      MainActorNow.run { self.drain() }
     } else {
-      DispatchQueue.main.async { MainActor.assumeIsolated { self.drain() } }
+      DispatchQueue.main.async { MainActorNow.run { self.drain() } }
     }
   }
 

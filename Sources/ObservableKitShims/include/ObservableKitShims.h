@@ -170,6 +170,15 @@ static inline void okit_set_schedule_gate(void *_Nullable gate) { okit_schedule_
 void okit_live_subscriptions_add(int64_t delta);
 int64_t okit_live_subscriptions(void);
 
+/// Whether the calling thread is the process's main thread (pthread_main_np on Apple
+/// platforms, the thread whose ID is the process ID on Linux; false where neither exists).
+/// Main-actor delivery before the 26 releases asks it (see Delivery/MainActorNow.swift).
+bool okit_is_main_thread(void);
+
+/// Whether the environment variable OBSERVABLEKIT_SIMULATE_OS_BEFORE_26 is "1". Reads the
+/// environment on every call: the Swift side reads it once and keeps the answer.
+bool okit_simulate_os_before_26_requested(void);
+
 #pragma clang assume_nonnull end
 
 #endif

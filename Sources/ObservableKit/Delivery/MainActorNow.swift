@@ -1,0 +1,47 @@
+import Dispatch
+import ObservableKitShims
+
+/// The path the asynchronous deliveries take on OS versions before the 26 releases, where
+/// immediate tasks (SE-0472, `Task.immediate`) do not exist.
+///
+/// On those versions a main-actor handler still runs at once when the value comes where the
+/// main actor runs: the main thread, or a block of the main queue (the main actor's executor
+/// is the main queue, and code on the main thread or in a main-queue block never overlaps a
+/// main-actor job). The runtime's own check (`MainActor.assumeIsolated`) is not asked: before
+/// macOS 15 it only knows the main thread, and traps in a main-queue block that runs
+/// elsewhere (after `dispatchMain()`, the main queue is drained by a worker thread).
+enum MainActorNow {
+  /// True in debug builds run with `OBSERVABLEKIT_SIMULATE_OS_BEFORE_26=1`: every delivery
+  /// then takes the path of Apple platforms before the 26 releases, on any OS. The
+  /// environment is read once, at the first delivery that asks.
+  #if DEBUG
+  static let simulatesOSBefore26 = okit_simulate_os_before_26_requested()
+  #else
+  @inline(__always) static var simulatesOSBefore26: Bool { false }
+  #endif
+
+  /// Marks the main queue, so that a block running on it (or on a queue that targets it) can
+  /// tell, whatever its thread.
+  private static let mainQueueKey: DispatchSpecificKey<Void> = {
+    let key = DispatchSpecificKey<Void>()
+    DispatchQueue.main.setSpecific(key: key, value: ())
+    return key
+  }()
+
+  /// Whether the caller runs where main-actor code may run now, without a hop: on the main
+  /// thread, or in a block of the main queue. Never traps; false means "not known to be",
+  /// and the caller then enqueues.
+  static var isCurrent: Bool {
+    okit_is_main_thread() || DispatchQueue.getSpecific(key: mainQueueKey) != nil
+  }
+
+  /// Runs `body`, main-actor code, here and now, as `MainActor.assumeIsolated` does once its
+  /// check has passed. Call it only where ``isCurrent`` holds, or from a main-queue block.
+  static func run(_ body: @MainActor () -> Void) {
+    typealias Isolated = @MainActor () -> Void
+    typealias Plain = () -> Void
+    withoutActuallyEscaping(body) { (body: @escaping Isolated) in
+      unsafeBitCast(body, to: Plain.self)()
+    }
+  }
+}
