@@ -71,7 +71,8 @@ public final class ObservableEvent<T>: EventSource {
   /// `owner` is held weakly and passed to the handler strongly. Once its deinit has begun,
   /// nothing is delivered and the registration no longer counts in ``observerCount``. You
   /// need not keep the returned disposable. The handler is released while the owner
-  /// deallocates on Apple platforms, and at the event's next notification or count elsewhere.
+  /// deallocates on Apple platforms, and at the latest at the event's next notification or
+  /// count elsewhere. Once the registration ends, the owner keeps nothing of it alive.
   @discardableResult
   public func observe<Owner: AnyObject>(
     with owner: Owner,
