@@ -51,7 +51,7 @@ public final class SharedEventHub: Sendable {
     _ payload: Payload,
     from sender: (any AnyObject & Sendable)? = nil
   ) {
-    guard let channel = channels.existing(message.channelKey) else { return }
+    guard let channel = channels.existing(message.sharedChannelKey) else { return }
     unsafeDowncast(channel, to: Channel<Payload>.self).notifyObservers(HubPost(payload, sender: sender))
   }
 
@@ -131,7 +131,7 @@ public final class SharedEventHub: Sendable {
 
   /// The number of live subscriptions to `message`, whatever their sender filter.
   public func observerCount<Payload: Sendable>(of message: HubMessage<Payload>) -> Int {
-    channels.existing(message.channelKey).map { unsafeDowncast($0, to: Channel<Payload>.self).observerCount } ?? 0
+    channels.existing(message.sharedChannelKey).map { unsafeDowncast($0, to: Channel<Payload>.self).observerCount } ?? 0
   }
 
   /// Registers `handler` on the channel of `message`, behind `filter`; inlinable for the
@@ -150,7 +150,7 @@ public final class SharedEventHub: Sendable {
   /// The channel of `message`, made now if this is its first observer.
   @usableFromInline
   func channel<Payload: Sendable>(for message: HubMessage<Payload>) -> Channel<Payload> {
-    unsafeDowncast(channels.channel(message.channelKey) { Channel<Payload>() }, to: Channel<Payload>.self)
+    unsafeDowncast(channels.channel(message.sharedChannelKey) { Channel<Payload>() }, to: Channel<Payload>.self)
   }
 }
 

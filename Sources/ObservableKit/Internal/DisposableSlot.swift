@@ -31,7 +31,13 @@ final class DisposableSlot: Disposable {
     token?.dispose()
   }
 
-  var isDisposed: Bool { state.withLock { $0.isDisposed } }
+  /// Disposed by ``dispose()``, or ended upstream: a source that deinitialized, or a hub
+  /// that was gone when the slot was filled, ends the token without disposing the slot.
+  /// The token is asked outside the lock: it may take a lock of its own.
+  var isDisposed: Bool {
+    let (isDisposed, token) = state.withLock { ($0.isDisposed, $0.token) }
+    return isDisposed || token?.isDisposed == true
+  }
 }
 
 /// Disposes several disposables together, in order.

@@ -1,21 +1,28 @@
-/// The identity of a hub message: its name and its payload type.
+/// The identity of a hub message: its name, its payload type, and whether that type is
+/// `Sendable`. The runtime erases `Sendable` from a type (`[String: Any]` and
+/// `[String: any Sendable]` have one metatype), so the key carries what the compiler knew
+/// where the message was declared; without it an observer of `[String: any Sendable]`
+/// would receive the non-`Sendable` payloads of `[String: Any]`.
 @usableFromInline
 struct HubChannelKey: Hashable, Sendable {
   @usableFromInline let name: String
   @usableFromInline let payload: ObjectIdentifier
-  /// The hash of the name and the payload type, computed once by the message.
+  @usableFromInline let sendable: Bool
+  /// The hash of the name and the payload type, computed once by the message. The two keys
+  /// that differ only by `sendable` share it; equality tells them apart.
   @usableFromInline let hash: Int
 
   @inlinable
-  init(name: String, payload: ObjectIdentifier, hash: Int) {
+  init(name: String, payload: ObjectIdentifier, sendable: Bool, hash: Int) {
     self.name = name
     self.payload = payload
+    self.sendable = sendable
     self.hash = hash
   }
 
   @inlinable
   static func == (a: Self, b: Self) -> Bool {
-    a.payload == b.payload && a.name == b.name
+    a.payload == b.payload && a.sendable == b.sendable && a.name == b.name
   }
 
   @inlinable
@@ -69,7 +76,8 @@ protocol HubChannel: AnyObject {
 
 /// A hub's table of channels, one per message that has been observed. A post finds its
 /// channel and notifies it outside the lock; the channel's type is fixed by the key's
-/// payload type, so the downcast after a lookup cannot fail.
+/// payload type (`sendable` apart, the runtime's type is the static one), so the downcast
+/// after a lookup cannot fail.
 @usableFromInline
 struct HubChannels<Channel> {
   @usableFromInline let table = Locked<[HubChannelKey: Channel]>([:])

@@ -14,7 +14,9 @@ extension Property: ModelProperty {
 enum ModelProperties {
   /// The stored properties of `model` that are ``Property`` values, with their declared
   /// names, superclasses first. `@Property var score` is stored as `_score`: the underscore
-  /// is dropped.
+  /// is dropped. `lazy var stats = Property(0)` is stored as an optional named
+  /// `$__lazy_storage_$_stats`: the prefix is dropped, and it is found once it has been made
+  /// (a lazy property not yet read holds nil).
   static func properties(of model: AnyObject) -> [(name: String, property: any ModelProperty)] {
     var mirrors = [Mirror]()
     var mirror: Mirror? = Mirror(reflecting: model)
@@ -25,8 +27,17 @@ enum ModelProperties {
     return mirrors.reversed().flatMap { mirror in
       mirror.children.compactMap { child -> (name: String, property: any ModelProperty)? in
         guard let property = child.value as? any ModelProperty, let label = child.label else { return nil }
-        return (label.hasPrefix("_") ? String(label.dropFirst()) : label, property)
+        return (declaredName(label), property)
       }
     }
+  }
+
+  /// The prefix the compiler gives the storage of a `lazy var`.
+  static let lazyStoragePrefix = "$__lazy_storage_$_"
+
+  /// The name a property was declared with, from the label of its storage.
+  static func declaredName(_ label: String) -> String {
+    if label.hasPrefix(lazyStoragePrefix) { return String(label.dropFirst(lazyStoragePrefix.count)) }
+    return label.hasPrefix("_") ? String(label.dropFirst()) : label
   }
 }

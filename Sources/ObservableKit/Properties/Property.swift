@@ -276,6 +276,9 @@ struct PropertyUpdate<T> {
   }
 }
 
+/// A shared property's owner-bound deliveries keep updates waiting for an actor.
+extension PropertyUpdate: Sendable where T: Sendable {}
+
 /// The part of a property guarded by its storage lock.
 @usableFromInline
 struct PropertyState<T> {

@@ -21,8 +21,9 @@ public protocol PropertyModel: AnyObject {}
 
 extension PropertyModel {
   /// One event for every set of every ``Property`` the model stores, delivering the name of
-  /// the property that was set: `"score"` for `@Property var score` and for
-  /// `let score = Property(0)`.
+  /// the property that was set: `"score"` for `@Property var score`, for
+  /// `let score = Property(0)` and for `lazy var score = Property(0)`. A `lazy` property
+  /// is found only if it has been made (read once) when this member is read.
   ///
   /// Observing it observes each of the model's properties, found by reflection when this
   /// member is read: the properties of the class and of its superclasses, in declaration

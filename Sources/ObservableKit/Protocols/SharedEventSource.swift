@@ -42,23 +42,27 @@ extension SharedEventSource {
   /// Registers `handler` for as long as `owner` is alive, passing the owner in, so the
   /// handler needs no `[weak self]`. The handler keeps the isolation of the caller.
   ///
-  /// `owner` is held weakly and passed to the handler strongly; once it has gone, nothing is
-  /// delivered and the next value ends the registration. You need not keep the returned
-  /// disposable.
+  /// `owner` is held weakly, also while a value waits for the handler's actor, and passed
+  /// to the handler strongly; once its deinit has begun, nothing is delivered and the next
+  /// value ends the registration. You need not keep the returned disposable.
   @discardableResult
   public func observe<Owner: AnyObject & Sendable>(
     with owner: Owner,
     @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (Owner, Value) -> Void
   ) -> any Disposable {
-    let delivery = IsolatedDelivery<(Owner, Value)>(isolation: handler.isolation) { await handler($0.0, $0.1) }
     let reference = WeakReference(owner)
+    // What waits holds the owner weakly; the call loads it when it starts.
+    let delivery = IsolatedDelivery<(WeakReference, Value)>(isolation: handler.isolation) { waiting in
+      guard let owner = waiting.0.object else { return }
+      await handler(unsafeDowncast(owner, to: Owner.self), waiting.1)
+    }
     let feed = delivery.makeFeed()
     delivery.attach(observeNonisolated { value in
-      guard let owner = reference.object else {
+      guard reference.object != nil else {
         delivery.dispose()
         return
       }
-      feed((unsafeDowncast(owner, to: Owner.self), value))
+      feed((reference, value))
     })
     OwnerLifetime.bind(delivery, to: owner)
     return delivery

@@ -76,20 +76,62 @@ public final class SharedProperty<T: Sendable>: SharedPropertySource, @unchecked
     _ observer: Observer,
     @_inheritActorContext block: @escaping @isolated(any) @Sendable (Observer, _ newValue: T, _ oldValue: T) -> Void
   ) -> any Disposable {
-    let delivery = IsolatedDelivery<(Observer, T, T)>(isolation: block.isolation) {
-      await block($0.0, $0.1, $0.2)
+    register(owner: observer, replay: false, isolation: block.isolation) {
+      await block($0, $1.value, $1.oldValue)
     }
-    let feed = delivery.makeFeed()
-    delivery.attach(property.register(owner: observer, replay: false) { owner, update in
-      // register() passes the owner it checked alive for this call.
-      feed((unsafeDowncast(owner!, to: Observer.self), update.value, update.oldValue))
-    })
-    return delivery
   }
 
-  /// Ends every registration bound to `observer`.
+  /// Calls `handler` with the owner and the current value, then with every later value, for
+  /// as long as `owner` is alive, passing the owner in, so the handler needs no
+  /// `[weak self]`. The handler keeps the isolation of the caller, as for
+  /// ``SharedEventSource/observe(_:)``.
+  ///
+  /// `owner` is held weakly, also while a value waits for the handler's actor, and passed
+  /// to the handler strongly. Once its deinit has begun nothing is delivered, and the
+  /// registration no longer counts in ``observerCount``. ``unsubscribe(_:)`` ends it. You
+  /// need not keep the returned disposable.
+  @discardableResult
+  public func observe<Owner: AnyObject & Sendable>(
+    with owner: Owner,
+    @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (Owner, T) -> Void
+  ) -> any Disposable {
+    register(owner: owner, replay: true, isolation: handler.isolation) {
+      await handler($0, $1.value)
+    }
+  }
+
+  /// Ends every registration bound to `observer`: those made with
+  /// ``subscribe(_:block:)`` and with ``observe(with:_:)``. Values of those registrations
+  /// that wait for the handler's actor are not delivered.
+  ///
+  /// Unsubscribing an object that never subscribed does nothing.
   public func unsubscribe(_ observer: AnyObject) {
     property.unsubscribe(observer)
+  }
+
+  /// Calls an owner-bound handler; it runs with the delivery's isolation, so it adds no hop
+  /// to the handler's own (see `IsolatedDelivery.Call`).
+  private typealias OwnerBoundCall<Owner> = nonisolated(nonsending) @Sendable (Owner, PropertyUpdate<T>) async -> Void
+
+  /// The owner-bound registration behind ``subscribe(_:block:)`` and ``observe(with:_:)``.
+  /// The storage learns the owner, so ``unsubscribe(_:)`` and the count see it. A value
+  /// waiting for the handler's actor holds the owner weakly: it is loaded when the call
+  /// starts, so a released owner is not kept alive by what waits, and nothing is delivered
+  /// once its deinit has begun.
+  private func register<Owner: AnyObject & Sendable>(
+    owner: Owner,
+    replay: Bool,
+    isolation: (any Actor)?,
+    _ call: @escaping OwnerBoundCall<Owner>
+  ) -> any Disposable {
+    let reference = WeakReference(owner)
+    let delivery = IsolatedDelivery<(WeakReference, PropertyUpdate<T>)>(isolation: isolation) { waiting in
+      guard let owner = waiting.0.object else { return }
+      await call(unsafeDowncast(owner, to: Owner.self), waiting.1)
+    }
+    let feed = delivery.makeFeed()
+    delivery.attach(property.register(owner: owner, replay: replay) { _, update in feed((reference, update)) })
+    return delivery
   }
 
   /// The number of live subscriptions.
