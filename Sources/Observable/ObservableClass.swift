@@ -108,11 +108,19 @@ open class ObservableClass: Observable {
     // which a keyed class's plain pass still takes). The two closures are the same on purpose.
     if let unkeyed = observers as? KeyedWeakObserverList<AnyObject, Never> {
       unkeyed.forEachInAnyList { object in
-        if let observer = object as? TObservationProtocol { code(observer) }
+        if let observer = object as? TObservationProtocol {
+          code(observer)
+        } else {
+          callIfIsolatedToMainActor(object, code)
+        }
       }
     } else {
       observers.forEachInAnyList { object in
-        if let observer = object as? TObservationProtocol { code(observer) }
+        if let observer = object as? TObservationProtocol {
+          code(observer)
+        } else {
+          callIfIsolatedToMainActor(object, code)
+        }
       }
     }
   }

@@ -257,7 +257,11 @@ extension KeyedObservable where Self: ObservableClass {
     _ code: (_ key: TKey, _ observer: TObservationProtocol) -> Void
   ) {
     keyedObservers.forEach(for: key) { object in
-      if let observer = object as? TObservationProtocol { code(key, observer) }
+      if let observer = object as? TObservationProtocol {
+        code(key, observer)
+      } else {
+        callIfIsolatedToMainActor(object) { code(key, $0) }
+      }
     }
   }
 }

@@ -1,0 +1,160 @@
+// Actors as owners of subscriptions of the Sendable family.
+//
+// Inside an actor, `observe(with: self) { me, value in me.count += value }` needs the handler
+// to run isolated to the owner: its parameter is `isolated Owner`, and each call is a job on
+// the owner's executor. Owner-bound observation otherwise works as for any owner: the owner
+// is held weakly, the handler receives it strongly, and once it has gone nothing more is
+// delivered.
+
+extension SharedEventSource {
+  /// Registers `handler` for as long as the actor `owner` is alive, running it isolated to
+  /// `owner`: the handler may read and change the actor's state with no `await`.
+  ///
+  /// ```swift
+  /// actor Tally {
+  ///   var total = 0
+  ///   init(counts: SharedEvent<Int>) {
+  ///     counts.observe(with: self) { tally, count in tally.total += count }
+  ///   }
+  /// }
+  /// ```
+  ///
+  /// - Each value is a job on the actor's executor, enqueued in the order the source
+  ///   delivered the values, and the calls run one at a time, never overlapping: the value
+  ///   `n + 1` is handed over only after the call for `n` returned. Calls are never made
+  ///   synchronously by the notifying code, even on the actor itself.
+  /// - `owner` is held weakly: the subscription does not keep the actor alive. It is held
+  ///   strongly only while values of this subscription wait or run on it. Once it has gone,
+  ///   nothing is delivered and the registration ends (on Apple platforms while the actor
+  ///   deinitializes; elsewhere at the source's next value, as for any owner).
+  /// - Works in the actor's `init`: once every stored property has a value, `self` may be
+  ///   passed as the owner. Values arrive only after `init` returns, since they run on the
+  ///   actor.
+  ///
+  /// You need not keep the returned disposable; dispose it to end the registration early.
+  /// A call whose value was taken just before the disposal may still run.
+  @discardableResult
+  public func observe<Owner: Actor>(
+    with owner: Owner,
+    _ handler: @escaping @Sendable (isolated Owner, Value) -> Void
+  ) -> any Disposable {
+    let delivery = ActorOwnerDelivery<Owner, Value>(owner: owner, call: handler)
+    let feed = delivery.makeFeed()
+    delivery.attach(observeNonisolated { feed($0) })
+    OwnerLifetime.bind(delivery, to: owner)
+    return delivery
+  }
+}
+
+extension SharedProperty {
+  /// Registers `handler` with the current value, then every later value, for as long as the
+  /// actor `owner` is alive, running it isolated to `owner`; see
+  /// ``SharedEventSource/observe(with:_:)-(Owner,_)``. ``unsubscribe(_:)`` with the owner ends
+  /// it too.
+  @discardableResult
+  public func observe<Owner: Actor>(
+    with owner: Owner,
+    _ handler: @escaping @Sendable (isolated Owner, T) -> Void
+  ) -> any Disposable {
+    let delivery = ActorOwnerDelivery<Owner, T>(owner: owner, call: handler)
+    let feed = delivery.makeFeed()
+    delivery.attach(property.register(owner: owner, replay: true) { _, update in feed(update.value) })
+    OwnerLifetime.bind(delivery, to: owner)
+    return delivery
+  }
+
+  /// Calls `block` with the new and the old value each time the property is set, for as
+  /// long as the actor `observer` is alive, isolated to it; the owner, order and lifetime
+  /// rules are those of ``SharedEventSource/observe(with:_:)-(Owner,_)``. It does not hear
+  /// the current value.
+  ///
+  /// - Returns: A disposable that ends this registration early; ``unsubscribe(_:)`` ends all
+  ///   registrations of `observer` at once.
+  @discardableResult
+  public func subscribe<Observer: Actor>(
+    _ observer: Observer,
+    block: @escaping @Sendable (isolated Observer, _ newValue: T, _ oldValue: T) -> Void
+  ) -> any Disposable {
+    let delivery = ActorOwnerDelivery<Observer, (T, T)>(owner: observer) { observer, values in
+      block(observer, values.0, values.1)
+    }
+    let feed = delivery.makeFeed()
+    delivery.attach(property.register(owner: observer, replay: false) { _, update in
+      feed((update.value, update.oldValue))
+    })
+    OwnerLifetime.bind(delivery, to: observer)
+    return delivery
+  }
+}
+
+extension SharedEventHub {
+  /// Registers `handler` for every later post of `message` for as long as the actor `owner`
+  /// is alive, running it isolated to `owner`; see
+  /// ``SharedEventSource/observe(with:_:)-(Owner,_)``.
+  @discardableResult
+  public func observe<Payload: Sendable, Owner: Actor>(
+    _ message: HubMessage<Payload>,
+    from sender: (any AnyObject & Sendable)? = nil,
+    with owner: Owner,
+    _ handler: @escaping @Sendable (isolated Owner, Payload) -> Void
+  ) -> any Disposable {
+    events(message, from: sender).observe(with: owner, handler)
+  }
+}
+
+/// One subscription owned by an actor: values wait in a ``DeliveryMailbox`` and one drain at
+/// a time runs on the owner, which it loads from a weak reference when the drain starts.
+///
+/// The drain follows `DeliveryMailbox`'s invariant: it takes the next value just before the
+/// call, so values are handled in order and never two at once; a call whose value was taken
+/// just before `dispose()` may still run.
+final class ActorOwnerDelivery<Owner: Actor, Value: Sendable>: Disposable, FedDelivery {
+  typealias Call = @Sendable (isolated Owner, Value) -> Void
+
+  private let mailbox: DeliveryMailbox<Value, Call>
+  private let owner: WeakReference
+  private let upstream = DisposableSlot()
+
+  init(owner: Owner, call: @escaping Call) {
+    self.owner = WeakReference(owner)
+    mailbox = DeliveryMailbox(handler: call)
+  }
+
+  /// Connects the delivery to the subscription that feeds it.
+  func attach(_ token: any Disposable) {
+    upstream.fill(token)
+  }
+
+  /// The function the upstream handler calls with each value; see `DeliveryFeed`.
+  func makeFeed() -> DeliveryFeed<ActorOwnerDelivery> {
+    DeliveryFeed(self)
+  }
+
+  func enqueue(_ value: Value) {
+    guard let owner = owner.object.map({ unsafeDowncast($0, to: Owner.self) }) else {
+      dispose()
+      return
+    }
+    guard mailbox.post(value) else { return }
+    Task { await self.drain(on: owner) }
+  }
+
+  /// Calls the handler with each waiting value, in order, isolated to the owner.
+  private func drain(on owner: isolated Owner) {
+    while let (call, value) = mailbox.next() {
+      schedulePoint("actorOwner.drain: a value taken; calling outside the lock")
+      call(owner, value)
+    }
+  }
+
+  func finish() {
+    mailbox.finish()
+  }
+
+  func dispose() {
+    upstream.dispose()
+    mailbox.close()
+  }
+
+  var isDisposed: Bool { mailbox.isClosed }
+}
