@@ -92,6 +92,22 @@ struct TrackingPropertyTests {
     token.dispose()
   }
 
+  @Test("Contract: every recompute notifies, even with an equal value; removeDuplicates skips it")
+  func everyRecomputeNotifies() async {
+    let person = Person()
+    let senior = ReadOnlyProperty(tracking: { person.age > 40 })
+    let all = TrackingRecorder<Bool>()
+    let distinct = TrackingRecorder<Bool>()
+    let tokens = [senior.observe { all.record($0) }, senior.removeDuplicates().observe { distinct.record($0) }]
+    person.age = 37
+    await all.waitForCount(2)
+    person.age = 41
+    await all.waitForCount(3)
+    #expect(all.values == [false, false, true])
+    #expect(distinct.values == [false, true])
+    tokens.forEach { $0.dispose() }
+  }
+
   @Test("Contract: operators, owners and values work on it")
   func everythingAReadOnlyPropertyHas() async {
     let person = Person()
