@@ -60,8 +60,8 @@ nonisolated struct Row: Equatable, CustomStringConvertible {
     print("profile in the same turn: \(profile.titles)")
     await profile.waitUntil { profile.titles.count == 2 && profile.summaries.count == 2 }
     print("profile after one turn: \(profile.titles) | \(profile.summaries)")
-    person.age = 37  // through @Property
-    person.last = "Brewster"  // summary's text is unchanged: removeDuplicates skips it
+    person.age = 37  // through @Property, which reports to Observation too
+    person.last = "Brewster"  // read by the full name only
     await profile.waitUntil { profile.titles.count == 3 && profile.summaries.count == 3 }
     print("profile after age and last: \(profile.titles) | \(profile.summaries)")
   }
