@@ -36,7 +36,12 @@ extension ReadOnlyProperty {
   ///   ``PropertySource/removeDuplicates()`` to skip equal values.
   /// - Disposing the last observer stops tracking: the model is no longer retained by its
   ///   own registrar's callback, and no recompute runs. Observing again starts tracking
-  ///   again, with the value current then.
+  ///   again, with the value current then. An owner-bound observer (`observe(with:_:)`)
+  ///   counts until it is disposed, as for any derived property: when its owner
+  ///   deinitializes on Apple platforms, elsewhere at the next recompute after the owner has
+  ///   gone. Add its token to the owner's ``DisposeBag`` to end it at the owner's deinit
+  ///   everywhere.
+  /// - A subscription keeps tracking going even when no copy of the property is kept.
   ///
   /// ## Rules
   /// - It must be made on an actor: in nonisolated code the call does not compile ("call to
