@@ -44,3 +44,5 @@ print("audio: \(screen.lines)")
 propertyModel()
 playerOnHub()
 await libraryOnSharedHub()
+
+await observationModels()
