@@ -7,6 +7,8 @@ let package = Package(
   products: [
     .library(name: "ObservableKit", targets: ["ObservableKit"]),
     .library(name: "Observable", targets: ["Observable"]),
+    // For test targets: ManualClock, record() and the leak check.
+    .library(name: "ObservableKitTesting", targets: ["ObservableKitTesting"]),
   ],
   targets: [
     // The lock, the atomic epoch and the thread-local delivery frame, in C so that they
@@ -20,6 +22,8 @@ let package = Package(
       swiftSettings: [.define("OBSERVABLEKIT_SCHEDULE_POINTS", .when(configuration: .debug))]
     ),
     .target(name: "Observable", dependencies: ["ObservableKit"]),
+    // The testing kit: imports neither Testing nor XCTest, so it serves both.
+    .target(name: "ObservableKitTesting", dependencies: ["ObservableKit"]),
     // Helpers the test targets share: locked values, logs, thread races with a watchdog,
     // a lifetime tracker, a seeded generator, and the schedule explorer.
     .target(name: "TestSupport", dependencies: ["ObservableKit"], path: "Tests/TestSupport"),
@@ -34,6 +38,8 @@ let package = Package(
     // Swift 6 mode: the isolation API as users write it, both families.
     .testTarget(name: "IsolationTests", dependencies: ["ObservableKit", "TestSupport"]),
     .testTarget(name: "ObservableTests", dependencies: ["Observable", "TestSupport"]),
+    // Swift 6 mode: the time operators driven by ManualClock, the recorders, the leak check.
+    .testTarget(name: "ObservableKitTestingTests", dependencies: ["ObservableKit", "ObservableKitTesting", "TestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

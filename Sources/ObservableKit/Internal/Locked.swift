@@ -19,13 +19,13 @@ package struct Locked<State> {
   @usableFromInline let buffer: Buffer
 
   @inlinable
-  init(_ initial: State) {
+  package init(_ initial: State) {
     buffer = unsafeDowncast(Buffer.create(minimumCapacity: 1) { _ in initial }, to: Buffer.self)
     buffer.withUnsafeMutablePointerToElements { okit_lock_init($0) }
   }
 
   @inlinable
-  func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R {
+  package func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R {
     try buffer.withUnsafeMutablePointers { state, lock in
       okit_lock_lock(lock)
       defer { okit_lock_unlock(lock) }

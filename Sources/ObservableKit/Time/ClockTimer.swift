@@ -1,0 +1,142 @@
+/// One timer of a time operator's subscription, driven by its clock: armed with a deadline
+/// where a value arrives, and awaited by the subscription's one task.
+///
+/// You need this protocol only to write a clock for tests. The time operators
+/// (``EventSource/debounce(for:clock:isolation:)`` and the others) ask a clock that adopts
+/// ``TimerDrivingClock`` for its timers; for any other clock they use a timer that sleeps
+/// with `Clock.sleep(until:tolerance:)`.
+///
+/// A timer holds at most one deadline. Its subscription calls ``arm(at:)`` synchronously,
+/// where the value arrives (so the deadline is the one taken then), awaits ``next()`` in a
+/// loop, runs the handlers for each deadline it returns, then calls ``didHandle()``. A clock
+/// that waits for ``didHandle()`` knows that the handlers of a deadline have run.
+@available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
+public protocol ClockTimer<Instant>: AnyObject, Sendable {
+  /// The clock's instant type.
+  associatedtype Instant: InstantProtocol
+
+  /// Sets the deadline, replacing any earlier one. Called from any thread, never with a
+  /// lock of the library's held that user code could need.
+  func arm(at deadline: Instant)
+
+  /// Ends the timer: a pending ``next()`` returns `nil` at once, and so does every later one.
+  func cancel()
+
+  /// Suspends until the armed deadline is reached, and returns it; returns `nil` once the
+  /// timer is cancelled. A deadline armed while ``next()`` waits replaces the one it waits for.
+  func next() async -> Instant?
+
+  /// Says that the handlers for the deadline the last ``next()`` returned have run.
+  func didHandle()
+}
+
+/// A clock that drives the time operators' timers itself instead of letting them sleep:
+/// the hook a test clock such as `ObservableKitTesting.ManualClock` adopts to fire timers
+/// exactly when it advances.
+@available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
+public protocol TimerDrivingClock: Clock {
+  /// A new timer, not armed, for one subscription.
+  func makeTimer() -> any ClockTimer<Instant>
+}
+
+@available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
+extension Clock {
+  /// The timer a time operator's subscription uses with this clock: the clock's own when it
+  /// drives its timers, otherwise one that sleeps on it.
+  func makeOperatorTimer() -> any ClockTimer<Instant> {
+    if let driving = self as? any TimerDrivingClock,
+      let timer = driving.makeAnyTimer() as? any ClockTimer<Instant>
+    {
+      return timer
+    }
+    return SleepingTimer(clock: self)
+  }
+}
+
+@available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
+extension TimerDrivingClock {
+  fileprivate func makeAnyTimer() -> any ClockTimer {
+    makeTimer()
+  }
+}
+
+/// The timer for a clock that does not drive its timers: it parks until armed, then sleeps
+/// until the deadline with `Clock.sleep(until:tolerance:)`, and sleeps again when a later
+/// deadline replaced the one it slept for. One sleep at a time, so no task per value.
+@available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
+final class SleepingTimer<C: Clock>: ClockTimer {
+  private struct State {
+    var deadline: C.Instant?
+    var parked: CheckedContinuation<Void, Never>?
+    var isCancelled = false
+  }
+
+  private enum Step {
+    case stop
+    case again
+    case fire(C.Instant)
+  }
+
+  private let clock: C
+  private let state = Locked(State())
+
+  init(clock: C) {
+    self.clock = clock
+  }
+
+  func arm(at deadline: C.Instant) {
+    let parked = state.withLock { state in
+      state.deadline = deadline
+      defer { state.parked = nil }
+      return state.parked
+    }
+    parked?.resume()
+  }
+
+  func cancel() {
+    let parked = state.withLock { state in
+      state.isCancelled = true
+      state.deadline = nil
+      defer { state.parked = nil }
+      return state.parked
+    }
+    parked?.resume()
+  }
+
+  func next() async -> C.Instant? {
+    while true {
+      guard let target = await armedDeadline() else { return nil }
+      // A cancelled task (the subscription was disposed) ends the sleep early; the state
+      // says so below.
+      try? await clock.sleep(until: target, tolerance: nil)
+      let step = state.withLock { state -> Step in
+        guard !state.isCancelled else { return .stop }
+        guard let deadline = state.deadline else { return .again }
+        // A value that came during the sleep moved the deadline later: sleep again.
+        if deadline > target { return .again }
+        state.deadline = nil
+        return .fire(deadline)
+      }
+      switch step {
+      case .stop: return nil
+      case .again: if Task.isCancelled { return nil }
+      case .fire(let deadline): return deadline
+      }
+    }
+  }
+
+  func didHandle() {}
+
+  /// The armed deadline, once there is one; `nil` once cancelled.
+  private func armedDeadline() async -> C.Instant? {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let parks = state.withLock { state in
+        if state.isCancelled || state.deadline != nil { return false }
+        state.parked = continuation
+        return true
+      }
+      if !parks { continuation.resume() }
+    }
+    return state.withLock { $0.isCancelled ? nil : $0.deadline }
+  }
+}

@@ -1,0 +1,90 @@
+@available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
+extension EventSource {
+  /// Delivers a value once `duration` has passed without another value: the last of each
+  /// burst, as a search field wants.
+  ///
+  /// ```swift
+  /// @MainActor final class SearchModel {
+  ///   let query = Property("")
+  ///   let bag = DisposeBag()
+  ///   init() {
+  ///     query.changes.debounce(for: .milliseconds(300))
+  ///       .observe { [weak self] text in self?.search(text) }.disposed(by: bag)
+  ///   }
+  /// }
+  /// ```
+  ///
+  /// The deadline is the arrival of the value on `clock`, plus `duration`, taken before the
+  /// source's notification returns. Handlers run isolated to `isolation`: the actor of the
+  /// code that applies the operator (the main actor in UI code), never on a timer's thread.
+  /// Applying it from nonisolated code is a compile error (`'nil' is not compatible with
+  /// expected argument type 'any Actor'`): there is no domain to deliver to; use
+  /// ``SharedEvent``, whose operators take an explicit actor.
+  ///
+  /// Each subscription has one timer and at most one task, which starts with the first
+  /// value and waits on `clock`; no task is made per value. Disposing the subscription
+  /// cancels the timer and releases the chain. A value still waiting when the source goes
+  /// away is delivered at its deadline; then the subscription ends.
+  public func debounce<C: Clock>(
+    for duration: C.Duration,
+    clock: C = ContinuousClock(),
+    isolation: isolated (any Actor) = #isolation
+  ) -> ReadOnlyEvent<Value> {
+    timed(clock: clock, isolation: isolation) { DebounceRule(duration: duration) }
+  }
+
+  /// Delivers the first value at once, then at most one value per `interval`: at the end of
+  /// each interval, the latest value received during it (`latest: true`) or the first
+  /// (`latest: false`), which starts the next interval. An interval with no value ends
+  /// quietly, and the next value again goes at once. Combine's `throttle` semantics.
+  ///
+  /// Intervals follow one another exactly: the next starts at the previous one's deadline,
+  /// not when its task woke. Where handlers run, and what disposing does, is as for
+  /// ``debounce(for:clock:isolation:)``; the value that opens an interval is delivered
+  /// synchronously, before the source's notification returns.
+  public func throttle<C: Clock>(
+    for interval: C.Duration,
+    clock: C = ContinuousClock(),
+    latest: Bool,
+    isolation: isolated (any Actor) = #isolation
+  ) -> ReadOnlyEvent<Value> {
+    timed(clock: clock, isolation: isolation) { ThrottleRule(interval: interval, latest: latest) }
+  }
+
+  /// Delivers each value `duration` after it arrived, in arrival order.
+  ///
+  /// Where handlers run, and what disposing does, is as for
+  /// ``debounce(for:clock:isolation:)``. Values still waiting when the source goes away are
+  /// delivered at their deadlines.
+  public func delay<C: Clock>(
+    for duration: C.Duration,
+    clock: C = ContinuousClock(),
+    isolation: isolated (any Actor) = #isolation
+  ) -> ReadOnlyEvent<Value> {
+    timed(clock: clock, isolation: isolation) { DelayRule(duration: duration) }
+  }
+
+  /// One subscription of a time operator: values arrive synchronously (the deadline is
+  /// taken there), the timer's task runs the rest isolated to `isolation`.
+  func timed<C: Clock, Rule: TimeRule>(
+    clock: C,
+    isolation: any Actor,
+    rule makeRule: @escaping () -> Rule
+  ) -> ReadOnlyEvent<Value> where Rule.Value == Value, Rule.Instant == C.Instant {
+    ReadOnlyEvent { handler in
+      let relay = TimedRelay(makeRule(), handler: handler)
+      let box = ActorBound<any DeadlineHandling<C.Instant>>(relay, owner: isolation)
+      let loop = TimerLoop(
+        timer: clock.makeOperatorTimer(),
+        target: isolation,
+        fire: { isolation, deadline, loop in box.withValue(isolation) { $0.fire(at: deadline, arming: loop) } },
+        onEnd: { box.clear() }
+      )
+      let signal = SourceEndSignal(loop)
+      loop.attach(observe { value in
+        withExtendedLifetime(signal) { relay.arrive(value, at: clock.now, arming: loop) }
+      })
+      return loop
+    }
+  }
+}

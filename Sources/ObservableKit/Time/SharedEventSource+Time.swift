@@ -1,0 +1,63 @@
+@available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
+extension SharedEventSource {
+  /// Delivers a value once `duration` has passed without another value; see
+  /// ``EventSource/debounce(for:clock:isolation:)``.
+  ///
+  /// The timer's deliveries run isolated to `isolation`: by default the actor of the code
+  /// that applies the operator (from nonisolated code that is a compile error), or any
+  /// actor you pass, as Combine asks for a scheduler. A handler registered with
+  /// ``SharedEventSource/observe(_:)`` then keeps its own isolation as always; one
+  /// registered with ``SharedEventSource/observeNonisolated(_:)`` runs on that actor. Values
+  /// may arrive from any thread; the deadline is taken when each arrives.
+  public func debounce<C: Clock>(
+    for duration: C.Duration,
+    clock: C = ContinuousClock(),
+    isolation: any Actor = #isolation
+  ) -> SharedReadOnlyEvent<Value> {
+    timed(clock: clock, isolation: isolation) { DebounceRule(duration: duration) }
+  }
+
+  /// Delivers the first value at once (on the notifying thread), then at most one per
+  /// `interval`, at each interval's end, on `isolation`; see
+  /// ``EventSource/throttle(for:clock:latest:isolation:)``.
+  public func throttle<C: Clock>(
+    for interval: C.Duration,
+    clock: C = ContinuousClock(),
+    latest: Bool,
+    isolation: any Actor = #isolation
+  ) -> SharedReadOnlyEvent<Value> {
+    timed(clock: clock, isolation: isolation) { ThrottleRule(interval: interval, latest: latest) }
+  }
+
+  /// Delivers each value `duration` after it arrived, in arrival order, on `isolation`; see
+  /// ``EventSource/delay(for:clock:isolation:)``.
+  public func delay<C: Clock>(
+    for duration: C.Duration,
+    clock: C = ContinuousClock(),
+    isolation: any Actor = #isolation
+  ) -> SharedReadOnlyEvent<Value> {
+    timed(clock: clock, isolation: isolation) { DelayRule(duration: duration) }
+  }
+
+  func timed<C: Clock, Rule: TimeRule & Sendable>(
+    clock: C,
+    isolation: any Actor,
+    rule makeRule: @escaping @Sendable () -> Rule
+  ) -> SharedReadOnlyEvent<Value> where Rule.Value == Value, Rule.Instant == C.Instant {
+    SharedReadOnlyEvent { handler in
+      let relay = SharedTimedRelay(makeRule(), handler: handler)
+      let box = ActorBound<any DeadlineHandling<C.Instant>>(relay, owner: isolation)
+      let loop = TimerLoop(
+        timer: clock.makeOperatorTimer(),
+        target: isolation,
+        fire: { isolation, deadline, loop in box.withValue(isolation) { $0.fire(at: deadline, arming: loop) } },
+        onEnd: { box.clear() }
+      )
+      let signal = SourceEndSignal(loop)
+      loop.attach(observeNonisolated { value in
+        withExtendedLifetime(signal) { relay.arrive(value, at: clock.now, arming: loop) }
+      })
+      return loop
+    }
+  }
+}

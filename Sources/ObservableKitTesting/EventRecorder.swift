@@ -1,0 +1,213 @@
+import ObservableKit
+
+/// Records what one subscription delivers, for a test to check: ``values`` now, or after
+/// ``waitForValues(count:timeout:fileID:line:isolation:)`` for deliveries that come later.
+///
+/// Make one with `record()` on any source of either family:
+///
+/// ```swift
+/// let scores = model.score.record()       // a Property: the current value first
+/// model.play()
+/// #expect(scores.values == [0, 10])
+/// ```
+///
+/// - A source of the confined family (``ObservableKit/EventSource``) is recorded with a plain
+///   `observe`, so values are recorded synchronously, in the source's domain, as its own
+///   handlers run.
+/// - A source of the shared family (``ObservableKit/SharedEventSource``) is recorded with
+///   `observeNonisolated`: on the notifying thread, before the notification returns, from
+///   whichever thread or actor notifies.
+///
+/// A value delivered later (a model that notifies from a task, a time operator on a clock
+/// that is not manual) is awaited with ``waitForValues(count:timeout:fileID:line:isolation:)``
+/// It returns as soon as the values are there, without polling, and throws ``RecorderTimeout``
+/// after `timeout`, naming the line that waited and the line that recorded.
+///
+/// The recorder holds its subscription until ``dispose()`` or its deinit.
+public final class EventRecorder<Value> {
+  private struct Waiter {
+    let count: Int
+    let continuation: CheckedContinuation<Void, any Error>
+  }
+
+  private struct Progress {
+    var count = 0
+    var nextID = 0
+    var waiters: [Int: Waiter] = [:]
+  }
+
+  private let recorded = Locked<[Value]>([])
+  private let progress = Locked(Progress())
+  private let token = RecordingToken()
+
+  /// Where `record()` was called, `fileID:line`.
+  public let site: String
+
+  init(site: String) {
+    self.site = site
+  }
+
+  deinit {
+    token.dispose()
+    let waiters = progress.withLock { progress in
+      defer { progress.waiters = [:] }
+      return progress.waiters
+    }
+    for waiter in waiters.values { waiter.continuation.resume(throwing: CancellationError()) }
+  }
+
+  func attach(_ subscription: any Disposable) {
+    token.fill(subscription)
+  }
+
+  /// Appends one delivered value, and wakes the waits it satisfies.
+  func append(_ value: Value) {
+    recorded.withLock { $0.append(value) }
+    let satisfied = progress.withLock { progress -> [CheckedContinuation<Void, any Error>] in
+      progress.count += 1
+      let count = progress.count
+      let done = progress.waiters.filter { $0.value.count <= count }
+      for id in done.keys { progress.waiters[id] = nil }
+      return done.values.map(\.continuation)
+    }
+    for continuation in satisfied { continuation.resume() }
+  }
+
+  /// The values delivered so far, in order.
+  public var values: [Value] { recorded.withLock { $0 } }
+
+  /// The last value delivered, if any.
+  public var last: Value? { recorded.withLock { $0.last } }
+
+  /// Ends the recording subscription; the values stay.
+  public func dispose() {
+    token.dispose()
+  }
+
+  /// Whether the recording subscription has ended.
+  public var isDisposed: Bool { token.isDisposed }
+
+  /// Returns once at least `count` values have been delivered in all, at once if they
+  /// have; throws ``RecorderTimeout`` if they have not after `timeout` of
+  /// `ContinuousClock` time.
+  ///
+  /// It waits for the deliveries themselves (it resumes when the value that reaches
+  /// `count` is recorded), so a test never sleeps or yields in a loop; `timeout` only
+  /// bounds a failure.
+  public func waitForValues(
+    count: Int,
+    timeout: Duration = .seconds(5),
+    fileID: String = #fileID,
+    line: Int = #line,
+    isolation: isolated (any Actor)? = #isolation
+  ) async throws {
+    try await Self.wait(for: count, in: progress, timeout: timeout, at: "\(fileID):\(line)", recordedAt: site)
+  }
+
+  private static func wait(
+    for target: Int,
+    in progress: Locked<Progress>,
+    timeout: Duration,
+    at waitSite: String,
+    recordedAt site: String
+  ) async throws {
+    let id = progress.withLock { progress in
+      defer { progress.nextID += 1 }
+      return progress.nextID
+    }
+    let watchdog = Task {
+      try await ContinuousClock().sleep(for: timeout)
+      let waiter = progress.withLock { $0.waiters.removeValue(forKey: id) }
+      let count = progress.withLock { $0.count }
+      waiter?.continuation.resume(
+        throwing: RecorderTimeout(
+          expected: target, delivered: count, timeout: timeout, waitSite: waitSite, recordSite: site)
+      )
+    }
+    defer { watchdog.cancel() }
+    try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+      let ready = progress.withLock { progress -> Bool in
+        if progress.count >= target { return true }
+        progress.waiters[id] = Waiter(count: target, continuation: continuation)
+        return false
+      }
+      if ready { continuation.resume() }
+    }
+  }
+}
+
+// Its state (values, counts, continuations, the token) is only touched under its locks;
+// it holds no closures.
+extension EventRecorder: @unchecked Sendable where Value: Sendable {}
+
+/// A recorder's wait that ran out of time: what it waited for, what came, and where.
+public struct RecorderTimeout: Error, CustomStringConvertible {
+  /// How many values the wait expected in all.
+  public let expected: Int
+  /// How many values had been delivered when the time ran out.
+  public let delivered: Int
+  /// How long the wait lasted.
+  public let timeout: Duration
+  /// The `fileID:line` of the wait.
+  public let waitSite: String
+  /// The `fileID:line` of the `record()` call.
+  public let recordSite: String
+
+  /// A sentence naming both sites.
+  public var description: String {
+    "\(waitSite): waited \(timeout) for \(expected) values, \(delivered) delivered (recorder made at \(recordSite))"
+  }
+}
+
+extension EventSource {
+  /// Records every value this source delivers from now on (a property's current value
+  /// first), synchronously, in the source's domain; see ``EventRecorder``.
+  public func record(fileID: String = #fileID, line: Int = #line) -> EventRecorder<Value> {
+    let recorder = EventRecorder<Value>(site: "\(fileID):\(line)")
+    recorder.attach(observe { [weak recorder] in recorder?.append($0) })
+    LeakCheck.current?.track(recorder.subscriptionProbe, "record()", site: recorder.site)
+    return recorder
+  }
+}
+
+extension SharedEventSource {
+  /// Records every value this source delivers from now on (a property's current value
+  /// first), on the notifying thread, before the notification returns; see
+  /// ``EventRecorder``.
+  public func record(fileID: String = #fileID, line: Int = #line) -> EventRecorder<Value> {
+    let recorder = EventRecorder<Value>(site: "\(fileID):\(line)")
+    recorder.attach(observeNonisolated { [weak recorder] in recorder?.append($0) })
+    LeakCheck.current?.track(recorder.subscriptionProbe, "record()", site: recorder.site)
+    return recorder
+  }
+}
+
+extension EventRecorder {
+  /// The recorder's subscription, for the leak check.
+  var subscriptionProbe: any Disposable { token }
+}
+
+/// The recorder's subscription: disposes it once, and at once if it comes after a dispose.
+final class RecordingToken: Disposable {
+  private let state = Locked<(token: (any Disposable)?, isDisposed: Bool)>((nil, false))
+
+  func fill(_ token: any Disposable) {
+    let disposeNow = state.withLock { state in
+      if state.isDisposed { return true }
+      state.token = token
+      return false
+    }
+    if disposeNow { token.dispose() }
+  }
+
+  func dispose() {
+    let token = state.withLock { state in
+      state.isDisposed = true
+      defer { state.token = nil }
+      return state.token
+    }
+    token?.dispose()
+  }
+
+  var isDisposed: Bool { state.withLock { $0.isDisposed } }
+}

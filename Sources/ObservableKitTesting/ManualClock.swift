@@ -1,0 +1,272 @@
+import ObservableKit
+
+/// A clock whose time moves only when a test advances it, and that fires the time
+/// operators' timers itself, exactly and in deadline order.
+///
+/// ```swift
+/// @MainActor @Test func searchWaitsForTheUserToStopTyping() async {
+///   let clock = ManualClock()
+///   let model = SearchModel(clock: clock)
+///   let searches = model.searches.record()
+///   model.query.value = "sw"
+///   model.query.value = "swift"
+///   await clock.advance(by: .milliseconds(299))
+///   #expect(searches.values == [])
+///   await clock.advance(by: .milliseconds(1))
+///   #expect(searches.values == ["swift"])
+/// }
+/// ```
+///
+/// When ``advance(by:)`` or ``advance(to:)`` returns, every timer of a time operator
+/// (`debounce`, `throttle`, `delay`) due by the new time has fired and its handlers have
+/// run, in deadline order (timers due at the same instant in the order they were armed);
+/// ``now`` stepped to each deadline as it fired, so a timer armed by a handler at that
+/// time is due relative to it, and fires in the same advance when it falls within it.
+/// A test needs no sleep and no `Task.yield()`: the clock hands each deadline to the timer's
+/// task and waits until the task says its handlers ran (``TimerDrivingClock``).
+///
+/// Handlers run where their operator says: isolated to the actor the operator captured. A
+/// handler that itself enqueues work elsewhere (a shared event's `observe` from another
+/// actor, `observe(on: queue)`) has been called, and what it enqueued may still wait; use a
+/// recorder's ``EventRecorder/waitForValues(count:timeout:fileID:line:isolation:)`` for that.
+///
+/// Tasks that call ``sleep(until:tolerance:)`` directly are resumed in deadline order too,
+/// but the clock cannot know when their work after waking ends.
+///
+/// Advance from one task at a time. Moving back in time is a no-op.
+@available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
+public final class ManualClock: TimerDrivingClock, Sendable {
+  /// A point in a manual clock's time: the duration since the clock's start.
+  public struct Instant: InstantProtocol, CustomStringConvertible {
+    /// The duration from the clock's start to this instant.
+    public var offset: Duration
+
+    /// The instant `offset` after the clock's start.
+    public init(offset: Duration) {
+      self.offset = offset
+    }
+
+    /// The instant `duration` later.
+    public func advanced(by duration: Duration) -> Instant {
+      Instant(offset: offset + duration)
+    }
+
+    /// The duration from this instant to `other`.
+    public func duration(to other: Instant) -> Duration {
+      other.offset - offset
+    }
+
+    /// Whether `lhs` comes before `rhs`.
+    public static func < (lhs: Instant, rhs: Instant) -> Bool {
+      lhs.offset < rhs.offset
+    }
+
+    /// The offset, as `Duration` prints it.
+    public var description: String { "\(offset)" }
+  }
+
+  private struct TimerState {
+    var deadline: Instant?
+    var order: UInt64 = 0
+    var waiter: CheckedContinuation<Instant?, Never>?
+    var ring: Instant?
+    var acknowledgement: CheckedContinuation<Void, Never>?
+  }
+
+  private struct Sleeper {
+    let deadline: Instant
+    let order: UInt64
+    let continuation: CheckedContinuation<Void, any Error>
+  }
+
+  private struct State {
+    var now: Instant
+    var nextOrder: UInt64 = 0
+    var nextID = 0
+    var timers: [Int: TimerState] = [:]
+    var sleepers: [Int: Sleeper] = [:]
+  }
+
+  private enum Due {
+    case timer(Int, Instant)
+    case sleeper(CheckedContinuation<Void, any Error>)
+  }
+
+  private let state: Locked<State>
+
+  /// A clock at `now`, by default its start (offset zero).
+  public init(now: Instant = Instant(offset: .zero)) {
+    state = Locked(State(now: now))
+  }
+
+  /// The clock's current time.
+  public var now: Instant { state.withLock { $0.now } }
+
+  /// Zero: the clock moves only by ``advance(by:)`` and ``advance(to:)``.
+  public var minimumResolution: Duration { .zero }
+
+  /// Moves the clock `duration` forward; returns once every timer due by then has fired
+  /// and its handlers have run, in deadline order.
+  public func advance(by duration: Duration) async {
+    await advance(to: now.advanced(by: duration))
+  }
+
+  /// Moves the clock to `deadline`; returns once every timer due by then has fired and its
+  /// handlers have run, in deadline order. A `deadline` before ``now`` does nothing.
+  public func advance(to deadline: Instant) async {
+    while let due = nextDue(by: deadline) {
+      switch due {
+      case .sleeper(let continuation):
+        continuation.resume()
+      case .timer(let id, let instant):
+        await ring(id, at: instant)
+      }
+    }
+  }
+
+  /// Suspends until the clock reaches `deadline`; throws `CancellationError` when the task
+  /// is cancelled first.
+  public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+    let id = state.withLock { state in
+      defer { state.nextID += 1 }
+      return state.nextID
+    }
+    try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+        let resumeNow = state.withLock { state -> Bool in
+          if deadline <= state.now || Task.isCancelled { return true }
+          defer { state.nextOrder += 1 }
+          state.sleepers[id] = Sleeper(deadline: deadline, order: state.nextOrder, continuation: continuation)
+          return false
+        }
+        if resumeNow {
+          if Task.isCancelled { continuation.resume(throwing: CancellationError()) } else { continuation.resume() }
+        }
+      }
+    } onCancel: {
+      let sleeper = state.withLock { $0.sleepers.removeValue(forKey: id) }
+      sleeper?.continuation.resume(throwing: CancellationError())
+    }
+  }
+
+  /// A timer for one subscription of a time operator; see ``TimerDrivingClock``.
+  public func makeTimer() -> any ClockTimer<Instant> {
+    let id = state.withLock { state in
+      defer { state.nextID += 1 }
+      state.timers[state.nextID] = TimerState()
+      return state.nextID
+    }
+    return Timer(clock: self, id: id)
+  }
+
+  /// The number of timers armed and sleepers waiting: what the next advances may fire.
+  public var pendingCount: Int {
+    state.withLock { state in
+      state.timers.values.filter { $0.deadline != nil }.count + state.sleepers.count
+    }
+  }
+
+  /// Takes the earliest timer or sleeper due by `limit` and steps ``now`` to its deadline;
+  /// at the end steps ``now`` to `limit`.
+  private func nextDue(by limit: Instant) -> Due? {
+    state.withLock { state in
+      var best: (deadline: Instant, order: UInt64, due: Due, sleeperID: Int?)?
+      for (id, timer) in state.timers {
+        guard let deadline = timer.deadline, deadline <= limit else { continue }
+        if best.map({ (deadline, timer.order) < ($0.deadline, $0.order) }) ?? true {
+          best = (deadline, timer.order, .timer(id, deadline), nil)
+        }
+      }
+      for (id, sleeper) in state.sleepers where sleeper.deadline <= limit {
+        if best.map({ (sleeper.deadline, sleeper.order) < ($0.deadline, $0.order) }) ?? true {
+          best = (sleeper.deadline, sleeper.order, .sleeper(sleeper.continuation), id)
+        }
+      }
+      guard let best else {
+        if state.now < limit { state.now = limit }
+        return nil
+      }
+      if state.now < best.deadline { state.now = best.deadline }
+      if let id = best.sleeperID {
+        state.sleepers[id] = nil
+      } else if case .timer(let id, _) = best.due {
+        state.timers[id]?.deadline = nil
+      }
+      return best.due
+    }
+  }
+
+  /// Hands `deadline` to the timer's task and waits until it says its handlers ran.
+  private func ring(_ id: Int, at deadline: Instant) async {
+    await withCheckedContinuation { (acknowledgement: CheckedContinuation<Void, Never>) in
+      let (waiter, cancelled) = state.withLock { state -> (CheckedContinuation<Instant?, Never>?, Bool) in
+        guard state.timers[id] != nil else { return (nil, true) }
+        state.timers[id]!.acknowledgement = acknowledgement
+        if let waiter = state.timers[id]!.waiter {
+          state.timers[id]!.waiter = nil
+          return (waiter, false)
+        }
+        state.timers[id]!.ring = deadline
+        return (nil, false)
+      }
+      if cancelled {
+        acknowledgement.resume()
+      } else {
+        waiter?.resume(returning: deadline)
+      }
+    }
+  }
+
+  /// One operator subscription's timer; its state lives in the clock's lock.
+  private final class Timer: ClockTimer {
+    let clock: ManualClock
+    let id: Int
+
+    init(clock: ManualClock, id: Int) {
+      self.clock = clock
+      self.id = id
+    }
+
+    deinit {
+      cancel()
+    }
+
+    func arm(at deadline: Instant) {
+      clock.state.withLock { state in
+        guard state.timers[id] != nil else { return }
+        state.timers[id]!.deadline = deadline
+        state.timers[id]!.order = state.nextOrder
+        state.nextOrder += 1
+      }
+    }
+
+    func cancel() {
+      let timer = clock.state.withLock { $0.timers.removeValue(forKey: id) }
+      timer?.waiter?.resume(returning: nil)
+      timer?.acknowledgement?.resume()
+    }
+
+    func next() async -> Instant? {
+      await withCheckedContinuation { (continuation: CheckedContinuation<Instant?, Never>) in
+        let now = clock.state.withLock { state -> Instant?? in
+          guard state.timers[id] != nil else { return .some(nil) }
+          if let ring = state.timers[id]!.ring {
+            state.timers[id]!.ring = nil
+            return .some(ring)
+          }
+          state.timers[id]!.waiter = continuation
+          return .none
+        }
+        if case .some(let result) = now { continuation.resume(returning: result) }
+      }
+    }
+
+    func didHandle() {
+      let acknowledgement = clock.state.withLock { state in
+        defer { state.timers[id]?.acknowledgement = nil }
+        return state.timers[id]?.acknowledgement
+      }
+      acknowledgement?.resume()
+    }
+  }
+}
