@@ -164,6 +164,18 @@ struct SharedCompositionTests {
     #expect(!volume.isObserved)
   }
 
+  @Test("Contract: a shared source's values(bufferingPolicy:onDrop:) reports each value the buffer drops")
+  func valuesOnDrop() async {
+    let property = SharedProperty(0)
+    let dropped = ValueLog<Int>()
+    var iterator = property.values(bufferingPolicy: .bufferingNewest(1)) { dropped.record($0) }
+      .makeAsyncIterator()
+    #expect(await iterator.next() == 0)
+    for value in 1...3 { property.value = value }
+    #expect(dropped.values == [1, 2])
+    #expect(await iterator.next() == 3)
+  }
+
   @Test("Contract: a shared composition's handler registered in an actor runs isolated to it, in order")
   func actorHandler() async {
     actor Totals {
