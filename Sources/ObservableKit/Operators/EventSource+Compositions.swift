@@ -43,7 +43,7 @@ extension EventSource {
   }
 
   /// Delivers `combine` of each value of this source with the value `other` holds at that
-  /// moment; see ``withLatestFrom(_:)-(Other)``.
+  /// moment; see `withLatestFrom(_:)` on a property.
   public func withLatestFrom<Other: PropertySource, Result>(
     _ other: Other,
     _ combine: @escaping (Value, Other.Value) -> Result
@@ -55,9 +55,8 @@ extension EventSource {
   ///
   /// Returns a ``ReadOnlyEvent``. Each subscription observes `other` first, then this
   /// source. **A value of this source that comes before `other` has delivered anything is
-  /// not delivered**: there is nothing to pair it with. Pass a property (see
-  /// ``withLatestFrom(_:)-(Other)``) when there must always be a latest value. Disposing the
-  /// subscription ends both subscriptions.
+  /// not delivered**: there is nothing to pair it with. Pass a property when there must
+  /// always be a latest value. Disposing the subscription ends both subscriptions.
   public func withLatestFrom<Other: EventSource>(_ other: Other) -> ReadOnlyEvent<Other.Value> {
     withLatestFrom(other) { _, latest in latest }
   }
@@ -95,7 +94,7 @@ extension EventSource {
   }
 
   /// Delivers the elements of `values` to each new subscription, then the values of this
-  /// source; see ``prepend(_:)-(Value...)``.
+  /// source; see `prepend(_:)`.
   public func prepend<Prefix: Sequence>(_ values: Prefix) -> ReadOnlyEvent<Value> where Prefix.Element == Value {
     let prefix = Array(values)
     return ReadOnlyEvent { handler in

@@ -45,8 +45,8 @@ extension SharedEventSource {
     }
   }
 
-  /// Delivers, each time this source delivers, the value `other` holds at that moment; see
-  /// ``EventSource/withLatestFrom(_:)-(Other)``. Every value of this source is delivered.
+  /// Delivers, each time this source delivers, the value `other` holds at that moment; as
+  /// on a confined source, every value of this source is delivered.
   public func withLatestFrom<Other: SharedPropertySource>(_ other: Other) -> SharedReadOnlyEvent<Other.Value> {
     SharedReadOnlyEvent { handler in observeNonisolated { _ in handler(other.value) } }
   }
@@ -83,10 +83,10 @@ extension SharedEventSource {
     }
   }
 
-  /// Delivers `values` to each new subscription, then the values of this source; see
-  /// ``EventSource/prepend(_:)-(Value...)``. The prepended values reach the handler as a
-  /// property's replay does: a nonisolated or main-actor handler registered on the main
-  /// actor hears them before `observe` returns.
+  /// Delivers `values` to each new subscription, then the values of this source, as on a
+  /// confined source. The prepended values reach the handler as a property's replay does:
+  /// before `observe` returns for a nonisolated handler, and for a main-actor handler
+  /// registered on the main actor; in order, later, for a handler isolated to another actor.
   public func prepend(_ values: Value...) -> SharedReadOnlyEvent<Value> {
     prepend(values)
   }
@@ -115,8 +115,8 @@ extension SharedEventSource {
 }
 
 extension Collection where Element: SharedEventSource {
-  /// Delivers the values of every source in the collection, as each arrives; see
-  /// ``Swift/Collection/merge()``. An empty collection gives an event that never delivers.
+  /// Delivers the values of every source in the collection, as each arrives, as the confined
+  /// family's `merge()` does. An empty collection gives an event that never delivers.
   public func merge() -> SharedReadOnlyEvent<Element.Value> {
     let sources = Array(self)
     return SharedReadOnlyEvent { handler in

@@ -74,7 +74,7 @@ extension SharedPropertySource where Value: Equatable {
 
 extension Collection where Element: SharedPropertySource {
   /// A read-only property whose value is the array of the current values of every property
-  /// in the collection, in order; see ``Swift/Collection/combineLatest()``.
+  /// in the collection, in order; as for the confined family.
   ///
   /// Observers hear the array of current values at once, then a new array whenever any of
   /// the properties is set, from any thread; calls to one handler never overlap and never go
