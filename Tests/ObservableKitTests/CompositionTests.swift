@@ -154,6 +154,32 @@ struct CompositionTests {
     propertyToken.dispose()
   }
 
+  @Test("Contract: pairwise and withLatestFrom handlers that notify their sources hear the result after the call returns")
+  func pairwiseAndWithLatestFromReentrant() {
+    let event = ObservableEvent<Int>()
+    let calls = ValueLog<String>()
+    let token = event.pairwise().observe { previous, current in
+      calls.record("begin \(previous)-\(current)")
+      if current == 2 { event.notifyObservers(3) }
+      calls.record("end")
+    }
+    event.notifyObservers(1)
+    event.notifyObservers(2)
+    #expect(calls.values == ["begin 1-2", "end", "begin 2-3", "end"])
+    token.dispose()
+
+    let query = Property("a")
+    let tapped = ObservableEvent<Int>()
+    let read = ValueLog<String>()
+    let readToken = tapped.withLatestFrom(query).observe { text in
+      read.record(text)
+      if text == "a" { query.value = "b"; tapped.notifyObservers(0) }
+    }
+    tapped.notifyObservers(0)
+    #expect(read.values == ["a", "b"], "the queued notification reads the value set inside the call")
+    readToken.dispose()
+  }
+
   @Test("Contract: merge of a collection delivers every source's values; disposing ends every subscription")
   func mergeMany() {
     let sources = (0..<3).map { _ in ObservableEvent<Int>() }
@@ -206,6 +232,26 @@ struct CompositionTests {
     #expect(emptyHeard.values == [[]])
     emptyToken.dispose()
     emptyChanges.dispose()
+  }
+
+  @Test("Contract: a set made from inside a combineLatest-of-many handler is delivered after the call returns")
+  func combineLatestManyReentrant() {
+    let properties = [Property(0), Property(0)]
+    let calls = ValueLog<String>()
+    let token = properties.combineLatest().observe { values in
+      calls.record("begin \(values)")
+      if values == [1, 0] { properties[1].value = 2 }  // another property: handed off
+      if values == [1, 2] { properties[0].value = 3 }  // the notifying property: queued
+      calls.record("end \(values)")
+    }
+    properties[0].value = 1
+    #expect(calls.values == [
+      "begin [0, 0]", "end [0, 0]",
+      "begin [1, 0]", "end [1, 0]",
+      "begin [1, 2]", "end [1, 2]",
+      "begin [3, 2]", "end [3, 2]",
+    ])
+    token.dispose()
   }
 
   @Test("Contract: a combineLatest-of-many handler never overlaps itself and ends on the final values")

@@ -37,7 +37,9 @@ extension EventSource {
   ///
   /// Returns a ``ReadOnlyEvent``. `other` is not observed: its ``PropertySource/value`` is
   /// read when this source delivers, so every value of this source is delivered. Disposing
-  /// the subscription ends the subscription to this source.
+  /// the subscription ends the subscription to this source. A handler that sets `other`
+  /// changes what the next value reads; one that notifies this source hears that value
+  /// after its call returns, as any queued notification.
   public func withLatestFrom<Other: PropertySource>(_ other: Other) -> ReadOnlyEvent<Other.Value> {
     ReadOnlyEvent { handler in observe { _ in handler(other.value) } }
   }
@@ -56,7 +58,9 @@ extension EventSource {
   /// Returns a ``ReadOnlyEvent``. Each subscription observes `other` first, then this
   /// source. **A value of this source that comes before `other` has delivered anything is
   /// not delivered**: there is nothing to pair it with. Pass a property when there must
-  /// always be a latest value. Disposing the subscription ends both subscriptions.
+  /// always be a latest value. Disposing the subscription ends both subscriptions. A value
+  /// `other` delivers from inside the handler is stored at once, and paired with this
+  /// source's next value.
   public func withLatestFrom<Other: EventSource>(_ other: Other) -> ReadOnlyEvent<Other.Value> {
     withLatestFrom(other) { _, latest in latest }
   }
@@ -111,7 +115,10 @@ extension EventSource {
   ///
   /// Returns a ``ReadOnlyEvent`` of `(previous, current)`. Each subscription keeps its own
   /// previous value, so its first value is not delivered alone; on a property, the replay
-  /// is that first value, and each set then delivers `(old, new)`.
+  /// is that first value, and each set then delivers `(old, new)`. A handler that notifies
+  /// the same source hears the pair `(current, new)` after its call returns, as any queued
+  /// notification; when values arrive on several threads at once, each value is the
+  /// `previous` of exactly one pair.
   public func pairwise() -> ReadOnlyEvent<(Value, Value)> {
     ReadOnlyEvent { handler in
       let previous = LatestValue<Value>()
@@ -133,7 +140,9 @@ extension Collection where Element: EventSource {
   /// Returns a ``ReadOnlyEvent``. Each subscription observes every source, in the order of
   /// the collection; disposing it ends them all. An empty collection gives an event that
   /// never delivers. To merge sources of different types, make them alike with
-  /// ``EventSource/readOnly``.
+  /// ``EventSource/readOnly``. Each value keeps the re-entrancy rule of the source it comes
+  /// from: a handler that notifies that source hears the value after its call returns; one
+  /// that notifies another source of the collection hears it at once, inside the call.
   public func merge() -> ReadOnlyEvent<Element.Value> {
     let sources = Array(self)
     return ReadOnlyEvent { handler in
@@ -154,7 +163,8 @@ extension Collection where Element: PropertySource {
   /// Returns a ``ReadOnlyProperty`` of `[Value]`: observers hear the array of current values
   /// at once, then a new array whenever any of the properties is set. As for
   /// ``PropertySource/combineLatest(_:)``, calls to one handler never overlap and never go
-  /// back in time, even when the properties are set on different threads. An empty
+  /// back in time, even when the properties are set on different threads: a set made from
+  /// inside the handler is delivered after the call returns, never inside it. An empty
   /// collection gives a property whose value is `[]`, replayed once, that never changes. To
   /// combine properties of different types, make them alike with
   /// ``PropertySource/readOnly`` or ``PropertySource/map(_:)``.
