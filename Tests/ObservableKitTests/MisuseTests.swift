@@ -49,5 +49,8 @@ struct MisuseTests {
     await #expect(processExitsWith: .failure) {
       _ = ObservableEvent<Int>().take(-1)
     }
+    await #expect(processExitsWith: .failure) {
+      _ = SharedEvent<Int>().skip(-1)
+    }
   }
 }

@@ -46,3 +46,4 @@ playerOnHub()
 await libraryOnSharedHub()
 
 await observationModels()
+signUpForms()

@@ -7,27 +7,37 @@
 public struct EventValues<Element: Sendable>: AsyncSequence {
   private let subscribe: (@escaping @Sendable (Element) -> Void) -> any Disposable
   private let bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy
+  private let onDrop: (@Sendable (Element) -> Void)?
 
   init<Source: EventSource>(
     _ source: Source,
-    bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy
+    bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy,
+    onDrop: (@Sendable (Element) -> Void)? = nil
   ) where Source.Value == Element {
     subscribe = { source.observe($0) }
     self.bufferingPolicy = bufferingPolicy
+    self.onDrop = onDrop
   }
 
   init<Source: SharedEventSource>(
     _ source: Source,
-    bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy
+    bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy,
+    onDrop: (@Sendable (Element) -> Void)? = nil
   ) where Source.Value == Element {
     subscribe = { source.observeNonisolated($0) }
     self.bufferingPolicy = bufferingPolicy
+    self.onDrop = onDrop
   }
 
   /// Subscribes to the source and returns an iterator over what it delivers from now on.
   public func makeAsyncIterator() -> Iterator {
+    let onDrop = onDrop
     let stream = AsyncStream(bufferingPolicy: bufferingPolicy) { continuation in
-      let token = subscribe { value in continuation.yield(value) }
+      let token = subscribe { value in
+        // A bounded buffer reports the value it did not keep; `onDrop` hears it, outside
+        // the stream's lock.
+        if case .dropped(let dropped) = continuation.yield(value) { onDrop?(dropped) }
+      }
       continuation.onTermination = { _ in token.dispose() }
     }
     return Iterator(base: stream.makeAsyncIterator())

@@ -59,3 +59,8 @@ struct SubscriberMailbox<Value> {
     }
   }
 }
+
+// Checked conformances: a mailbox of Sendable values may serve a @Sendable handler (the
+// shared family's combineLatest).
+extension SubscriberMailbox.State: Sendable where Value: Sendable {}
+extension SubscriberMailbox: Sendable where Value: Sendable {}

@@ -131,4 +131,22 @@ example("Buffering") {
   }
 }
 
+//: A bounded buffer drops values when the loop falls behind. `onDrop` hears each one, so a
+//: drop is never silent: with `bufferingNewest`, the oldest value, evicted by a newer one.
+example("Hearing what a bounded buffer drops") {
+  runAsync {
+    let position = Property(0)
+    let dropped = SharedProperty<[Int]>([])  // Sendable: onDrop runs on the setting thread
+    var latest = position.values(bufferingPolicy: .bufferingNewest(1)) { value in
+      dropped.modify { $0.append(value) }
+    }
+      .makeAsyncIterator()
+    print("first:", await latest.next() ?? -1)
+    for value in 1...4 {
+      position.value = value
+    }
+    print("next:", await latest.next() ?? -1, "dropped:", dropped.value)
+  }
+}
+
 //: [Next: event hubs](@next)

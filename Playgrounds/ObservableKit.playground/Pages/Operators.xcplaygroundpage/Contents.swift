@@ -86,4 +86,66 @@ example("removeDuplicates on a property") {
   token.dispose()
 }
 
+/*:
+ ## Compositions
+
+ `scan` keeps a running result for each subscription, `pairwise` pairs each value with the
+ one before it, `prepend` (Rx's `startWith`) gives each new observer some values first, and
+ `withLatestFrom` reads a property each time a trigger fires. They return events.
+ */
+example("scan, pairwise and prepend") {
+  let purchases = ObservableEvent<Int>()
+  let bag = DisposeBag()
+  purchases.scan(0) { total, price in total + price }.observe { print("total:", $0) }.disposed(by: bag)
+  purchases.prepend(0).pairwise().observe { print("from \($0) to \($1)") }.disposed(by: bag)
+  for price in [3, 5, 2] {
+    purchases.notifyObservers(price)
+  }
+}
+
+example("withLatestFrom") {
+  let query = Property("")
+  let searchTapped = ObservableEvent<Void>()
+  let token = searchTapped.withLatestFrom(query).observe { print("search for", $0) }
+  query.value = "swift"
+  query.value = "swift observers"
+  searchTapped.notifyObservers()
+  token.dispose()
+}
+
+//: An array of events merges into one event; an array of properties combines into one
+//: property of `[Value]`. Make sources of different kinds alike with `readOnly` or `map`.
+example("merge and combineLatest over arrays") {
+  let alerts = [ObservableEvent<String>(), ObservableEvent<String>(), ObservableEvent<String>()]
+  let token = alerts.merge().observe { print("alert:", $0) }
+  alerts[2].notifyObservers("disk full")
+  alerts[0].notifyObservers("offline")
+  token.dispose()
+
+  let name = Property("")
+  let agreed = Property(false)
+  let canSubmit = [name.map { !$0.isEmpty }, agreed.readOnly].combineLatest().map { $0.allSatisfy { $0 } }
+  let submitToken = canSubmit.observe { print("can submit:", $0) }
+  name.value = "Ada"
+  agreed.value = true
+  submitToken.dispose()
+}
+
+/*:
+ The shared family has the same operators with the same spellings; their closures are
+ `@Sendable`. On a `SharedProperty`, `map`, `removeDuplicates` and `combineLatest` give a
+ `SharedReadOnlyProperty`, which has a current value.
+ */
+example("The shared family") {
+  let temperature = SharedProperty(20)
+  let humidity = SharedProperty(40)
+  let reading = temperature.combineLatest(humidity).map { "\($0) °C, \($1) %" }
+  print("reading now:", reading.value)
+  let bag = DisposeBag()
+  reading.observe { print("reading:", $0) }.disposed(by: bag)
+  temperature.changes.merge(with: humidity.changes).skip(1).observe { print("a later change:", $0) }.disposed(by: bag)
+  temperature.value = 21
+  humidity.value = 45
+}
+
 //: [Next: owner-bound observation](@next)

@@ -1,0 +1,303 @@
+// The compositions of the confined family: running results, sampling, prefixes, pairs, and
+// merging or combining many sources. Each returns a view that holds no observers; the state
+// it keeps (an accumulator, the last value) belongs to one subscription.
+
+extension EventSource {
+  /// Delivers a running result: `nextPartialResult` folds each value into the result
+  /// delivered before it, starting from `initialResult`.
+  ///
+  /// ```swift
+  /// let total = purchases.scan(0) { total, price in total + price }   // ReadOnlyEvent<Int>
+  /// ```
+  ///
+  /// Returns a ``ReadOnlyEvent``, also on a property (whose replay is the first value
+  /// folded in). Each subscription keeps its own result, starting from `initialResult`.
+  ///
+  /// `nextPartialResult` runs on the notifying thread with no lock held. A handler that
+  /// notifies the same source hears the fold of that value after its call returns (the
+  /// notification is queued; see <doc:Contracts>). If values arrive on several threads at
+  /// once (an event shared in Swift 5 mode), each value is folded exactly once, on the
+  /// newest result: `nextPartialResult` runs again when another thread stored a result
+  /// between its read and its write.
+  public func scan<Result>(
+    _ initialResult: Result,
+    _ nextPartialResult: @escaping (Result, Value) -> Result
+  ) -> ReadOnlyEvent<Result> {
+    ReadOnlyEvent { handler in
+      let accumulator = Accumulator(initialResult)
+      return observe { value in handler(accumulator.fold(value, with: nextPartialResult)) }
+    }
+  }
+
+  /// Delivers, each time this source delivers, the value `other` holds at that moment.
+  ///
+  /// ```swift
+  /// let submitted = submitTapped.withLatestFrom(query)   // ReadOnlyEvent<String>
+  /// ```
+  ///
+  /// Returns a ``ReadOnlyEvent``. `other` is not observed: its ``PropertySource/value`` is
+  /// read when this source delivers, so every value of this source is delivered. Disposing
+  /// the subscription ends the subscription to this source. A handler that sets `other`
+  /// changes what the next value reads; one that notifies this source hears that value
+  /// after its call returns, as any queued notification.
+  public func withLatestFrom<Other: PropertySource>(_ other: Other) -> ReadOnlyEvent<Other.Value> {
+    ReadOnlyEvent { handler in observe { _ in handler(other.value) } }
+  }
+
+  /// Delivers `combine` of each value of this source with the value `other` holds at that
+  /// moment; see `withLatestFrom(_:)` on a property.
+  public func withLatestFrom<Other: PropertySource, Result>(
+    _ other: Other,
+    _ combine: @escaping (Value, Other.Value) -> Result
+  ) -> ReadOnlyEvent<Result> {
+    ReadOnlyEvent { handler in observe { handler(combine($0, other.value)) } }
+  }
+
+  /// Delivers, each time this source delivers, the latest value `other` has delivered.
+  ///
+  /// Returns a ``ReadOnlyEvent``. Each subscription observes `other` first, then this
+  /// source. **A value of this source that comes before `other` has delivered anything is
+  /// not delivered**: there is nothing to pair it with. Pass a property when there must
+  /// always be a latest value. Disposing the subscription ends both subscriptions. A value
+  /// `other` delivers from inside the handler is stored at once, and paired with this
+  /// source's next value.
+  public func withLatestFrom<Other: EventSource>(_ other: Other) -> ReadOnlyEvent<Other.Value> {
+    withLatestFrom(other) { _, latest in latest }
+  }
+
+  /// Delivers `combine` of each value of this source with the latest value `other` has
+  /// delivered; values that come before `other` has delivered anything are not delivered.
+  public func withLatestFrom<Other: EventSource, Result>(
+    _ other: Other,
+    _ combine: @escaping (Value, Other.Value) -> Result
+  ) -> ReadOnlyEvent<Result> {
+    ReadOnlyEvent { handler in
+      let latest = LatestValue<Other.Value>()
+      let otherToken = other.observe { latest.store($0) }
+      let token = observe { value in
+        if let current = latest.current { handler(combine(value, current)) }
+      }
+      return CompositeDisposable([token, otherToken])
+    }
+  }
+
+  /// Delivers `values` to each new subscription, then the values of this source: Combine's
+  /// `prepend`, Rx's `startWith`.
+  ///
+  /// ```swift
+  /// let scores = scored.prepend(0)   // a new observer hears 0 at once, then each score
+  /// ```
+  ///
+  /// Returns a ``ReadOnlyEvent``. The prepended values are delivered synchronously, inside
+  /// `observe`, before it returns. This source is observed only after the last of them,
+  /// so a notification a handler makes while hearing a prepended value is not heard by this
+  /// subscription (as for any subscription made during a notification); on a property, its
+  /// replay comes after the prepended values.
+  public func prepend(_ values: Value...) -> ReadOnlyEvent<Value> {
+    prepend(values)
+  }
+
+  /// Delivers the elements of `values` to each new subscription, then the values of this
+  /// source; see `prepend(_:)`.
+  public func prepend<Prefix: Sequence>(_ values: Prefix) -> ReadOnlyEvent<Value> where Prefix.Element == Value {
+    let prefix = Array(values)
+    return ReadOnlyEvent { handler in
+      for value in prefix { handler(value) }
+      return observe(handler)
+    }
+  }
+
+  /// Delivers each value together with the one before it, from the second value on.
+  ///
+  /// ```swift
+  /// volume.pairwise().observe { old, new in print("\(old) → \(new)") }
+  /// ```
+  ///
+  /// Returns a ``ReadOnlyEvent`` of `(previous, current)`. Each subscription keeps its own
+  /// previous value, so its first value is not delivered alone; on a property, the replay
+  /// is that first value, and each set then delivers `(old, new)`. A handler that notifies
+  /// the same source hears the pair `(current, new)` after its call returns, as any queued
+  /// notification; when values arrive on several threads at once, each value is the
+  /// `previous` of exactly one pair.
+  public func pairwise() -> ReadOnlyEvent<(Value, Value)> {
+    ReadOnlyEvent { handler in
+      let previous = LatestValue<Value>()
+      return observe { value in
+        if let last = previous.store(value) { handler((last, value)) }
+      }
+    }
+  }
+}
+
+extension Collection where Element: EventSource {
+  /// Delivers the values of every source in the collection, as each arrives: `merge` of
+  /// many.
+  ///
+  /// ```swift
+  /// let anyAlert = [network.failed, disk.failed, sync.failed].merge()
+  /// ```
+  ///
+  /// Returns a ``ReadOnlyEvent``. Each subscription observes every source, in the order of
+  /// the collection; disposing it ends them all. An empty collection gives an event that
+  /// never delivers. To merge sources of different types, make them alike with
+  /// ``EventSource/readOnly``. Each value keeps the re-entrancy rule of the source it comes
+  /// from: a handler that notifies that source hears the value after its call returns; one
+  /// that notifies another source of the collection hears it at once, inside the call.
+  public func merge() -> ReadOnlyEvent<Element.Value> {
+    let sources = Array(self)
+    return ReadOnlyEvent { handler in
+      CompositeDisposable(sources.map { $0.observe(handler) })
+    }
+  }
+}
+
+extension Collection where Element: PropertySource {
+  /// A read-only property whose value is the array of the current values of every property
+  /// in the collection, in order.
+  ///
+  /// ```swift
+  /// let allValid = [nameValid, emailValid, termsAccepted].combineLatest()
+  ///   .map { $0.allSatisfy { $0 } }                      // ReadOnlyProperty<Bool>
+  /// ```
+  ///
+  /// Returns a ``ReadOnlyProperty`` of `[Value]`: observers hear the array of current values
+  /// at once, then a new array whenever any of the properties is set. As for
+  /// ``PropertySource/combineLatest(_:)``, calls to one handler never overlap and never go
+  /// back in time, even when the properties are set on different threads: a set made from
+  /// inside the handler is delivered after the call returns, never inside it. An empty
+  /// collection gives a property whose value is `[]`, replayed once, that never changes. To
+  /// combine properties of different types, make them alike with
+  /// ``PropertySource/readOnly`` or ``PropertySource/map(_:)``.
+  public func combineLatest() -> ReadOnlyProperty<[Element.Value]> {
+    let sources = Array(self)
+    return ReadOnlyProperty(
+      value: { sources.map(\.value) },
+      observe: { handler in
+        LatestValues.observe(sources.map { source in { source.observe($0) } }, handler)
+      },
+      observeChanges: { handler in
+        LatestValues.observe(
+          sources.map { source in { source.observeChanges($0) } },
+          startingWith: sources.map(\.value),
+          handler
+        )
+      }
+    )
+  }
+}
+
+/// The running result of one `scan` subscription.
+///
+/// The fold is user code, so it runs outside the lock; a generation counter detects a result
+/// stored by another thread meanwhile, and the fold then runs again on that newer result.
+final class Accumulator<Result> {
+  private struct State {
+    var result: Result
+    var generation: UInt64 = 0
+  }
+
+  private let state: Locked<State>
+
+  init(_ initial: Result) {
+    state = Locked(State(result: initial))
+  }
+
+  /// Folds `value` into the result, stores it, and returns it.
+  func fold<Value>(_ value: Value, with next: (Result, Value) -> Result) -> Result {
+    while true {
+      let (current, generation) = state.withLock { ($0.result, $0.generation) }
+      let folded = next(current, value)
+      let (stored, replaced) = state.withLock { state -> (Bool, Result?) in
+        guard state.generation == generation else { return (false, nil) }
+        // The replaced result leaves the lock, so its deinit runs outside.
+        defer { state.result = folded; state.generation += 1 }
+        return (true, state.result)
+      }
+      withExtendedLifetime(replaced) {}
+      if stored { return folded }
+    }
+  }
+}
+
+// The state is only touched under its lock, and it holds no closures.
+extension Accumulator: @unchecked Sendable where Result: Sendable {}
+
+/// The latest value one subscription heard, for `withLatestFrom` and `pairwise`.
+final class LatestValue<Value> {
+  private let state = Locked<Value?>(nil)
+
+  /// Stores `value` and returns the value it replaces; the replaced value is the caller's
+  /// to release, outside the lock.
+  @discardableResult
+  func store(_ value: Value) -> Value? {
+    state.withLock { latest in
+      defer { latest = value }
+      return latest
+    }
+  }
+
+  /// The latest value stored, if any.
+  var current: Value? { state.withLock { $0 } }
+}
+
+// The state is only touched under its lock, and it holds no closures.
+extension LatestValue: @unchecked Sendable where Value: Sendable {}
+
+/// The state behind `combineLatest` over a collection: the latest value of each property and
+/// a version that orders the arrays delivered (see ``SubscriberMailbox``).
+final class LatestValues<Value> {
+  private struct State {
+    var values: [Value?]
+    var missing: Int
+    var version: UInt64 = 0
+  }
+
+  private let state: Locked<State>
+
+  init(count: Int) {
+    state = Locked(State(values: Array(repeating: nil, count: count), missing: count))
+  }
+
+  init(startingWith values: [Value]) {
+    state = Locked(State(values: values, missing: 0))
+  }
+
+  /// Stores the value of the property at `index`; returns the array to deliver once every
+  /// property is known, its version, and the replaced value, to be released outside the lock.
+  func update(_ index: Int, to value: Value) -> (values: [Value]?, version: UInt64, replaced: Value?) {
+    state.withLock { state in
+      let replaced = state.values[index]
+      if replaced == nil { state.missing -= 1 }
+      state.values[index] = value
+      state.version += 1
+      let values = state.missing == 0 ? state.values.map { $0! } : nil
+      return (values, state.version, replaced)
+    }
+  }
+
+  /// Observes each property through `subscriptions`, in order, and delivers the arrays to
+  /// `handler` through one mailbox; with `initial`, starts from those values.
+  static func observe(
+    _ subscriptions: [(@escaping (Value) -> Void) -> any Disposable],
+    startingWith initial: [Value]? = nil,
+    _ handler: @escaping ([Value]) -> Void
+  ) -> any Disposable {
+    if subscriptions.isEmpty {
+      if initial == nil { handler([]) }
+      return CompositeDisposable([])
+    }
+    let latest = initial.map(LatestValues.init(startingWith:)) ?? LatestValues(count: subscriptions.count)
+    let mailbox = SubscriberMailbox<[Value]>()
+    return CompositeDisposable(subscriptions.enumerated().map { index, subscribe in
+      subscribe { value in
+        let (values, version, replaced) = latest.update(index, to: value)
+        withExtendedLifetime(replaced) {
+          if let values { mailbox.deliver(values, version: version, to: handler) }
+        }
+      }
+    })
+  }
+}
+
+// The state is only touched under its lock, and it holds no closures.
+extension LatestValues: @unchecked Sendable where Value: Sendable {}

@@ -1,0 +1,126 @@
+// The shared family at parity with the confined one: the same spellings and rules as
+// EventSource+Operators.swift and EventSource+Compositions.swift. Operator closures are
+// @Sendable and run on the notifying thread with no lock held; the handler at the end of the
+// chain keeps the isolation of the code that registers it (see SharedEventSource.observe).
+
+extension SharedEventSource {
+  /// Skips the first `count` values of each subscription; see ``EventSource/skip(_:)``.
+  public func skip(_ count: Int) -> SharedReadOnlyEvent<Value> {
+    precondition(count >= 0, "skip(_:) needs a count of zero or more")
+    return SharedReadOnlyEvent { handler in
+      let seen = Locked(0)
+      return observeNonisolated { value in
+        let index = seen.withLock { seen in
+          defer { seen += 1 }
+          return seen
+        }
+        if index >= count { handler(value) }
+      }
+    }
+  }
+
+  /// Delivers the values of this source and of `others`, as each arrives; disposing the
+  /// subscription ends the subscriptions to every source. See ``EventSource/merge(with:)``.
+  public func merge<Other: SharedEventSource>(with others: Other...) -> SharedReadOnlyEvent<Value>
+  where Other.Value == Value {
+    let sources = [SharedReadOnlyEvent(self)] + others.map { SharedReadOnlyEvent($0) }
+    return sources.merge()
+  }
+
+  /// Delivers a running result: `nextPartialResult` folds each value into the result
+  /// delivered before it, starting from `initialResult`; see ``EventSource/scan(_:_:)``.
+  ///
+  /// Returns a ``SharedReadOnlyEvent``; each subscription keeps its own result. When values
+  /// arrive on several threads at once, each is folded exactly once, on the newest result
+  /// (`nextPartialResult` runs again if another thread stored a result meanwhile), and the
+  /// handler's calls follow the order in which the results were stored only as far as the
+  /// handler's isolation orders them.
+  public func scan<Result: Sendable>(
+    _ initialResult: Result,
+    _ nextPartialResult: @escaping @Sendable (Result, Value) -> Result
+  ) -> SharedReadOnlyEvent<Result> {
+    SharedReadOnlyEvent { handler in
+      let accumulator = Accumulator(initialResult)
+      return observeNonisolated { value in handler(accumulator.fold(value, with: nextPartialResult)) }
+    }
+  }
+
+  /// Delivers, each time this source delivers, the value `other` holds at that moment; as
+  /// on a confined source, every value of this source is delivered.
+  public func withLatestFrom<Other: SharedPropertySource>(_ other: Other) -> SharedReadOnlyEvent<Other.Value> {
+    SharedReadOnlyEvent { handler in observeNonisolated { _ in handler(other.value) } }
+  }
+
+  /// Delivers `combine` of each value of this source with the value `other` holds at that
+  /// moment.
+  public func withLatestFrom<Other: SharedPropertySource, Result: Sendable>(
+    _ other: Other,
+    _ combine: @escaping @Sendable (Value, Other.Value) -> Result
+  ) -> SharedReadOnlyEvent<Result> {
+    SharedReadOnlyEvent { handler in observeNonisolated { handler(combine($0, other.value)) } }
+  }
+
+  /// Delivers, each time this source delivers, the latest value `other` has delivered. **A
+  /// value of this source that comes before `other` has delivered anything is not
+  /// delivered**; pass a property when there must always be a latest value.
+  public func withLatestFrom<Other: SharedEventSource>(_ other: Other) -> SharedReadOnlyEvent<Other.Value> {
+    withLatestFrom(other) { _, latest in latest }
+  }
+
+  /// Delivers `combine` of each value of this source with the latest value `other` has
+  /// delivered; values that come before `other` has delivered anything are not delivered.
+  public func withLatestFrom<Other: SharedEventSource, Result: Sendable>(
+    _ other: Other,
+    _ combine: @escaping @Sendable (Value, Other.Value) -> Result
+  ) -> SharedReadOnlyEvent<Result> {
+    SharedReadOnlyEvent { handler in
+      let latest = LatestValue<Other.Value>()
+      let otherToken = other.observeNonisolated { latest.store($0) }
+      let token = observeNonisolated { value in
+        if let current = latest.current { handler(combine(value, current)) }
+      }
+      return CompositeDisposable([token, otherToken])
+    }
+  }
+
+  /// Delivers `values` to each new subscription, then the values of this source, as on a
+  /// confined source. The prepended values reach the handler as a property's replay does:
+  /// before `observe` returns for a nonisolated handler, and for a main-actor handler
+  /// registered on the main actor; in order, later, for a handler isolated to another actor.
+  public func prepend(_ values: Value...) -> SharedReadOnlyEvent<Value> {
+    prepend(values)
+  }
+
+  /// Delivers the elements of `values` to each new subscription, then the values of this
+  /// source.
+  public func prepend<Prefix: Sequence>(_ values: Prefix) -> SharedReadOnlyEvent<Value>
+  where Prefix.Element == Value {
+    let prefix = Array(values)
+    return SharedReadOnlyEvent { handler in
+      for value in prefix { handler(value) }
+      return observeNonisolated(handler)
+    }
+  }
+
+  /// Delivers each value together with the one before it, from the second value on; see
+  /// ``EventSource/pairwise()``.
+  public func pairwise() -> SharedReadOnlyEvent<(Value, Value)> {
+    SharedReadOnlyEvent { handler in
+      let previous = LatestValue<Value>()
+      return observeNonisolated { value in
+        if let last = previous.store(value) { handler((last, value)) }
+      }
+    }
+  }
+}
+
+extension Collection where Element: SharedEventSource {
+  /// Delivers the values of every source in the collection, as each arrives, as the confined
+  /// family's `merge()` does. An empty collection gives an event that never delivers.
+  public func merge() -> SharedReadOnlyEvent<Element.Value> {
+    let sources = Array(self)
+    return SharedReadOnlyEvent { handler in
+      CompositeDisposable(sources.map { $0.observeNonisolated(handler) })
+    }
+  }
+}
