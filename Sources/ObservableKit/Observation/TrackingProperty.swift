@@ -48,7 +48,9 @@ extension ReadOnlyProperty {
   ///   actor-isolated initializer … in a synchronous nonisolated context"). Observation
   ///   reports a change before it lands (`willSet`), possibly on another thread, so the
   ///   recompute needs an isolation to run in afterwards; mark the code `@MainActor`, or
-  ///   make the property inside an actor.
+  ///   make the property inside an actor. An actor's synchronous `init` is not isolated to
+  ///   the actor, so an actor makes it in a method. The property holds its actor weakly:
+  ///   an actor that stores it still deinitializes, and nothing is recomputed after that.
   /// - Change what `read` reads on that same actor (the compiler ensures it for a
   ///   `@MainActor` model). Observation tells of a change made on another thread before
   ///   that thread stores it, and a recompute that runs in between would read the old
@@ -79,7 +81,9 @@ extension ReadOnlyProperty {
 @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
 private final class ObservationTracker<Value> {
   let read: () -> Value
-  let isolation: any Actor
+  /// The actor this tracker belongs to, held weakly: an actor that keeps the property in a
+  /// stored property would otherwise never deinitialize.
+  let isolation: WeakReference
   let session = TrackingSession()
   /// The property that holds the last computed value and the observers; replaced by each
   /// start, so that a restart never hears an old session's values.
@@ -87,7 +91,7 @@ private final class ObservationTracker<Value> {
 
   init(read: @escaping () -> Value, isolation: any Actor) {
     self.read = read
-    self.isolation = isolation
+    self.isolation = WeakReference(isolation)
   }
 
   /// Registers a handler, starting tracking for the first one. Runs on `isolation`: the
@@ -134,8 +138,10 @@ private final class ObservationTracker<Value> {
     let isolation = isolation
     return { generation in
       _ = tracker
+      // An actor that has gone has taken the property, and everything confined to it, along.
+      guard let actor = isolation.object as? any Actor else { return }
       Task {
-        await TrackingJob.run(on: isolation) {
+        await TrackingJob.run(on: actor) {
           guard let object = reference.object else { return }
           unsafeDowncast(object, to: ObservationTracker<Value>.self).recompute(generation)
         }
