@@ -81,9 +81,11 @@ extension ReadOnlyProperty {
 @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
 private final class ObservationTracker<Value> {
   let read: () -> Value
-  /// The actor this tracker belongs to, held weakly: an actor that keeps the property in a
-  /// stored property would otherwise never deinitialize.
-  let isolation: WeakReference
+  /// The actor this tracker belongs to. Another actor is held weakly: an actor that keeps
+  /// the property in a stored property would otherwise never deinitialize. The main actor
+  /// lives for the whole process and needs no weak reference (whose side table would then
+  /// never be freed either).
+  let isolation: WeakReference?
   let session = TrackingSession()
   /// The property that holds the last computed value and the observers; replaced by each
   /// start, so that a restart never hears an old session's values.
@@ -91,7 +93,7 @@ private final class ObservationTracker<Value> {
 
   init(read: @escaping () -> Value, isolation: any Actor) {
     self.read = read
-    self.isolation = WeakReference(isolation)
+    self.isolation = isolation === MainActor.shared ? nil : WeakReference(isolation)
   }
 
   /// Registers a handler, starting tracking for the first one. Runs on `isolation`: the
@@ -139,7 +141,13 @@ private final class ObservationTracker<Value> {
     return { generation in
       _ = tracker
       // An actor that has gone has taken the property, and everything confined to it, along.
-      guard let actor = isolation.object as? any Actor else { return }
+      let actor: any Actor
+      if let isolation {
+        guard let object = isolation.object else { return }
+        actor = object as! any Actor  // made from an actor in init
+      } else {
+        actor = MainActor.shared
+      }
       Task {
         await TrackingJob.run(on: actor) {
           guard let object = reference.object else { return }
