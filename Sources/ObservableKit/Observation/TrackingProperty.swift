@@ -87,8 +87,8 @@ private final class ObservationTracker<Value> {
   /// never be freed either).
   let isolation: WeakReference?
   let session = TrackingSession()
-  /// The property that holds the last computed value and the observers; replaced by each
-  /// start, so that a restart never hears an old session's values.
+  /// The property that holds the last computed value and the observers; made by the first
+  /// observer.
   var output: Property<Value>?
 
   init(read: @escaping () -> Value, isolation: any Actor) {
@@ -99,37 +99,44 @@ private final class ObservationTracker<Value> {
   /// Registers a handler, starting tracking for the first one. Runs on `isolation`: the
   /// `ReadOnlyProperty` that calls it is confined to it.
   func observe(replay: Bool, _ handler: @escaping (Value) -> Void) -> any Disposable {
-    // Only this actor runs recomputes, so nothing below races with one.
-    let (starts, generation) = session.addObserver(recompute: makeRecompute())
+    // Only this actor runs recomputes and starts, so nothing below races with them.
+    let start = session.addObserver(makeRecompute: makeRecompute)
     let output: Property<Value>
-    if starts || self.output == nil {
-      output = Property(track(generation), observationTracking: false)
-      self.output = output
+    if let existing = self.output {
+      output = existing
+      switch start {
+      case .none: break
+      // Nothing the last run read has changed since (its registration has not fired), or
+      // a recompute is on its way: read without registering again.
+      case .read: output.value = read()
+      case .track: output.value = track()
+      }
     } else {
-      output = self.output!
+      output = Property(track(), observationTracking: false)
+      self.output = output
     }
     let token = replay ? output.observe(handler) : output.observeChanges(handler)
     return TrackingSubscription(token: token, session: session)
   }
 
-  /// Runs `read` inside `withObservationTracking`; the change callback asks for a recompute
-  /// of this session.
-  private func track(_ generation: UInt64) -> Value {
+  /// Runs `read` inside `withObservationTracking`; the change callback asks for a
+  /// recompute.
+  private func track() -> Value {
     let session = session
-    return withObservationTracking(read, onChange: { session.changed(generation) })
+    return withObservationTracking(read, onChange: { session.changed() })
   }
 
   /// The job one change callback enqueues: on `isolation`, after the code that made the
   /// change, it reads the new value, tracks again and notifies.
-  private func recompute(_ generation: UInt64) {
-    guard session.beginRecompute(generation), let output else { return }
-    output.value = track(generation)
+  private func recompute() {
+    guard session.beginRecompute(), let output else { return }
+    output.value = track()
   }
 
   /// The closure a change callback calls to enqueue a recompute on `isolation`. The session
   /// holds it only while it has observers (it holds this tracker, and through `read` the
-  /// model, whose registrar holds the change callback: stopping breaks that cycle).
-  private func makeRecompute() -> @Sendable (UInt64) -> Void {
+  /// model, whose registrar holds the change callback: the last dispose breaks that cycle).
+  private func makeRecompute() -> @Sendable () -> Void {
     // The closure holds the tracker strongly, so that tracking goes on while observed even
     // once every copy of the property is gone; it crosses threads as an unchecked reference.
     // Invariant: it is never dereferenced here. The job holds it weakly (a job still waiting
@@ -138,22 +145,20 @@ private final class ObservationTracker<Value> {
     nonisolated(unsafe) let tracker = self
     let reference = WeakReference(self)
     let isolation = isolation
-    return { generation in
+    return {
       _ = tracker
-      // An actor that has gone has taken the property, and everything confined to it, along.
-      let actor: any Actor
-      if let isolation {
-        guard let object = isolation.object else { return }
-        actor = object as! any Actor  // made from an actor in init
-      } else {
-        actor = MainActor.shared
+      let job: @Sendable () -> Void = {
+        guard let object = reference.object else { return }
+        unsafeDowncast(object, to: ObservationTracker<Value>.self).recompute()
       }
-      Task {
-        await TrackingJob.run(on: actor) {
-          guard let object = reference.object else { return }
-          unsafeDowncast(object, to: ObservationTracker<Value>.self).recompute(generation)
-        }
+      guard let isolation else {
+        // Straight onto the main actor: no hop through the global executor.
+        Task { @MainActor in job() }
+        return
       }
+      // An actor that has gone has taken the property, and all confined to it, along.
+      guard let actor = isolation.object else { return }
+      Task { await TrackingJob.run(on: actor as! any Actor, job) }  // made from an actor in init
     }
   }
 }
@@ -165,43 +170,56 @@ private enum TrackingJob {
   }
 }
 
-/// The part of a tracker that any thread may touch: how many observers it has, which
-/// tracking session is current, and whether a recompute is already on its way.
+/// The part of a tracker that any thread may touch: how many observers it has, whether a
+/// tracking registration waits in the model's registrar, and whether a recompute is on its
+/// way.
+///
+/// At most one registration waits at a time: a start reuses the waiting one, since nothing
+/// it tracks has changed, and leaves registering to a recompute on its way. Observation has
+/// no public way to remove a registration, so observing and disposing again and again
+/// without a change must not add one each time.
 private final class TrackingSession: Sendable {
+  /// What the first observer of a session must do.
+  enum Start {
+    /// Not the first observer: the value is current.
+    case none
+    /// Read the value; a registration already waits, or a recompute will make one.
+    case read
+    /// Read the value and register.
+    case track
+  }
+
   private struct State: Sendable {
     var observers = 0
-    /// Changes with every start and stop, so a callback or job of an earlier session does
-    /// nothing.
-    var generation: UInt64 = 0
+    /// A registration waits for a change: its callback has not fired.
+    var armed = false
     /// A recompute is enqueued and has not begun: further changes join it.
     var pending = false
     /// Enqueues a recompute; set while the session has observers.
-    var recompute: (@Sendable (UInt64) -> Void)?
+    var recompute: (@Sendable () -> Void)?
   }
 
   private let state = Locked(State())
 
-  /// Counts an observer in; returns whether it starts a new session, and the session's
-  /// generation.
-  func addObserver(recompute: @escaping @Sendable (UInt64) -> Void) -> (starts: Bool, generation: UInt64) {
+  /// Counts an observer in; the first of a session gets the recompute closure from
+  /// `makeRecompute` (which runs no user code) and learns whether to register.
+  func addObserver(makeRecompute: () -> @Sendable () -> Void) -> Start {
     state.withLock { state in
       state.observers += 1
-      guard state.observers == 1 else { return (false, state.generation) }
-      state.generation &+= 1
-      state.pending = false
-      state.recompute = recompute
-      return (true, state.generation)
+      guard state.observers == 1 else { return .none }
+      state.recompute = makeRecompute()
+      if state.armed || state.pending { return .read }
+      state.armed = true  // before registering: a callback that fires at once clears it
+      return .track
     }
   }
 
   /// Counts an observer out; the last one ends the session and releases the recompute
   /// closure (outside the lock: it may hold the last reference to the tracker).
   func removeObserver() {
-    let released = state.withLock { state -> (@Sendable (UInt64) -> Void)? in
+    let released = state.withLock { state -> (@Sendable () -> Void)? in
       state.observers -= 1
       guard state.observers == 0 else { return nil }
-      state.generation &+= 1
-      state.pending = false
       defer { state.recompute = nil }
       return state.recompute
     }
@@ -209,25 +227,25 @@ private final class TrackingSession: Sendable {
   }
 
   /// Observation's change callback: on the thread making the change, before it lands.
-  /// Enqueues one recompute unless one is already on its way.
-  func changed(_ generation: UInt64) {
-    let recompute = state.withLock { state -> (@Sendable (UInt64) -> Void)? in
-      guard generation == state.generation, !state.pending, let recompute = state.recompute else {
-        return nil
-      }
+  /// Enqueues one recompute unless one is already on its way or nobody observes.
+  func changed() {
+    let recompute = state.withLock { state -> (@Sendable () -> Void)? in
+      state.armed = false
+      guard !state.pending, let recompute = state.recompute else { return nil }
       state.pending = true
       return recompute
     }
-    recompute?(generation)
+    recompute?()
   }
 
-  /// Called by the job on the tracker's actor: whether it should recompute (its session is
-  /// still current). From here on, a change enqueues a new job.
-  func beginRecompute(_ generation: UInt64) -> Bool {
+  /// Called by the job on the tracker's actor: whether to recompute and register again
+  /// (someone observes). From here on, a change enqueues a new job.
+  func beginRecompute() -> Bool {
     state.withLock { state in
-      guard generation == state.generation else { return false }
       state.pending = false
-      return state.observers > 0
+      guard state.observers > 0 else { return false }
+      state.armed = true
+      return true
     }
   }
 }
