@@ -42,6 +42,12 @@ extension ReadOnlyProperty {
   ///   gone. Add its token to the owner's ``DisposeBag`` to end it at the owner's deinit
   ///   everywhere.
   /// - A subscription keeps tracking going even when no copy of the property is kept.
+  /// - Observation cannot remove a registration: after the last dispose, the model's
+  ///   registrar keeps one small callback (it holds neither `read` nor the observers) until
+  ///   the next change. A property has at most one such registration, however often it is
+  ///   observed and disposed.
+  /// - An observer that arrives while a recompute is on its way hears the current value at
+  ///   once and may hear it again from that recompute.
   ///
   /// ## Rules
   /// - It must be made on an actor: in nonisolated code the call does not compile ("call to
