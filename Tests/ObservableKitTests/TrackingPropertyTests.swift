@@ -182,6 +182,34 @@ struct TrackingPropertyContractTests {
     again.dispose()
   }
 
+  @Test("Stress: observers disposed on other threads while the main actor changes the model and recomputes")
+  @MainActor
+  func disposeRacesWithRecomputes() async {
+    let game = TrackedGame()
+    let level = ReadOnlyProperty(tracking: { game.level })
+    var heard: [Int] = []
+    var reached: CheckedContinuation<Void, Never>?
+    let keeper = level.observe { value in
+      heard.append(value)
+      if value == 300, let continuation = reached {
+        reached = nil
+        continuation.resume()
+      }
+    }
+    for round in 1...300 {
+      let tokens = (0..<4).map { _ in level.observe { _ in } }
+      let disposing = Task.detached { for token in tokens { token.dispose() } }
+      game.level = round
+      if round % 7 == 0 { await Task.yield() }
+      await disposing.value
+    }
+    if heard.last != 300 { await withCheckedContinuation { reached = $0 } }
+    #expect(heard.first == 1)
+    #expect(heard == heard.sorted(), "never an older value after a newer one")
+    #expect(heard.last == 300)
+    keeper.dispose()
+  }
+
   @Test("Contract: a waiting recompute keeps nothing alive once its session ended")
   @MainActor
   func waitingRecomputeReleases() {
