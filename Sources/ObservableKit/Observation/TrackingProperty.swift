@@ -68,6 +68,7 @@ extension ReadOnlyProperty {
   ///     caller's.
   ///   - read: Computes the value from Observation-tracked reads. It should not change
   ///     what it reads.
+  @inlinable
   public init(
     isolation: isolated any Actor = #isolation,
     tracking read: @escaping () -> Value
@@ -85,18 +86,20 @@ extension ReadOnlyProperty {
 /// `read`, `output` and the calls to them run only on `isolation`. What other threads touch
 /// (Observation's change callback, `dispose()`) is in `session`, under its lock.
 @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
-private final class ObservationTracker<Value> {
-  let read: () -> Value
+@usableFromInline
+final class ObservationTracker<Value> {
+  @usableFromInline let read: () -> Value
   /// The actor this tracker belongs to. Another actor is held weakly: an actor that keeps
   /// the property in a stored property would otherwise never deinitialize. The main actor
   /// lives for the whole process and needs no weak reference (whose side table would then
   /// never be freed either).
-  let isolation: WeakReference?
-  let session = TrackingSession()
+  @usableFromInline let isolation: WeakReference?
+  @usableFromInline let session = TrackingSession()
   /// The property that holds the last computed value and the observers; made by the first
   /// observer.
-  var output: Property<Value>?
+  @usableFromInline var output: Property<Value>?
 
+  @inlinable
   init(read: @escaping () -> Value, isolation: any Actor) {
     self.read = read
     self.isolation = isolation === MainActor.shared ? nil : WeakReference(isolation)
@@ -104,6 +107,7 @@ private final class ObservationTracker<Value> {
 
   /// Registers a handler, starting tracking for the first one. Runs on `isolation`: the
   /// `ReadOnlyProperty` that calls it is confined to it.
+  @inlinable
   func observe(replay: Bool, _ handler: @escaping (Value) -> Void) -> any Disposable {
     // Only this actor runs recomputes and starts, so nothing below races with them.
     let start = session.addObserver(makeRecompute: makeRecompute)
@@ -127,14 +131,16 @@ private final class ObservationTracker<Value> {
 
   /// Runs `read` inside `withObservationTracking`; the change callback asks for a
   /// recompute.
-  private func track() -> Value {
+  @inlinable
+  func track() -> Value {
     let session = session
     return withObservationTracking(read, onChange: { session.changed() })
   }
 
   /// The job one change callback enqueues: on `isolation`, after the code that made the
   /// change, it reads the new value, tracks again and notifies.
-  private func recompute() {
+  @inlinable
+  func recompute() {
     guard session.beginRecompute(), let output else { return }
     output.value = track()
   }
@@ -142,7 +148,8 @@ private final class ObservationTracker<Value> {
   /// The closure a change callback calls to enqueue a recompute on `isolation`. The session
   /// holds it only while it has observers (it holds this tracker, and through `read` the
   /// model, whose registrar holds the change callback: the last dispose breaks that cycle).
-  private func makeRecompute() -> @Sendable () -> Void {
+  @inlinable
+  func makeRecompute() -> @Sendable () -> Void {
     // The closure holds the tracker strongly, so that tracking goes on while observed even
     // once every copy of the property is gone; it crosses threads as an unchecked reference.
     // Invariant: it is never dereferenced here. The job holds it weakly (a job still waiting
@@ -170,7 +177,9 @@ private final class ObservationTracker<Value> {
 }
 
 /// Runs a recompute on the tracker's actor.
-private enum TrackingJob {
+@usableFromInline
+enum TrackingJob {
+  @inlinable
   static func run(on actor: isolated any Actor, _ body: () -> Void) {
     body()
   }
@@ -184,8 +193,10 @@ private enum TrackingJob {
 /// it tracks has changed, and leaves registering to a recompute on its way. Observation has
 /// no public way to remove a registration, so observing and disposing again and again
 /// without a change must not add one each time.
-private final class TrackingSession: Sendable {
+@usableFromInline
+final class TrackingSession: Sendable {
   /// What the first observer of a session must do.
+  @usableFromInline
   enum Start {
     /// Not the first observer: the value is current.
     case none
@@ -207,8 +218,12 @@ private final class TrackingSession: Sendable {
 
   private let state = Locked(State())
 
+  @usableFromInline
+  init() {}
+
   /// Counts an observer in; the first of a session gets the recompute closure from
   /// `makeRecompute` (which runs no user code) and learns whether to register.
+  @usableFromInline
   func addObserver(makeRecompute: () -> @Sendable () -> Void) -> Start {
     state.withLock { state in
       state.observers += 1
@@ -222,6 +237,7 @@ private final class TrackingSession: Sendable {
 
   /// Counts an observer out; the last one ends the session and releases the recompute
   /// closure (outside the lock: it may hold the last reference to the tracker).
+  @usableFromInline
   func removeObserver() {
     let released = state.withLock { state -> (@Sendable () -> Void)? in
       state.observers -= 1
@@ -234,6 +250,7 @@ private final class TrackingSession: Sendable {
 
   /// Observation's change callback: on the thread making the change, before it lands.
   /// Enqueues one recompute unless one is already on its way or nobody observes.
+  @usableFromInline
   func changed() {
     let recompute = state.withLock { state -> (@Sendable () -> Void)? in
       state.armed = false
@@ -246,6 +263,7 @@ private final class TrackingSession: Sendable {
 
   /// Called by the job on the tracker's actor: whether to recompute and register again
   /// (someone observes). From here on, a change enqueues a new job.
+  @usableFromInline
   func beginRecompute() -> Bool {
     state.withLock { state in
       state.pending = false
@@ -258,16 +276,19 @@ private final class TrackingSession: Sendable {
 
 /// One observer of a tracking property: disposing it ends the registration and counts it
 /// out of the session, once, from any thread.
-private final class TrackingSubscription: Disposable {
+@usableFromInline
+final class TrackingSubscription: Disposable {
   private let token: any Disposable
   private let session: TrackingSession
   private let disposed = Locked(false)
 
+  @usableFromInline
   init(token: any Disposable, session: TrackingSession) {
     self.token = token
     self.session = session
   }
 
+  @usableFromInline
   func dispose() {
     let first = disposed.withLock { disposed in
       defer { disposed = true }
@@ -278,6 +299,7 @@ private final class TrackingSubscription: Disposable {
     session.removeObserver()
   }
 
+  @usableFromInline
   var isDisposed: Bool { disposed.withLock { $0 } }
 }
 #endif
