@@ -54,6 +54,28 @@ actor TrackingScoreboard {
   }
 }
 
+/// An actor that keeps a tracking property and its subscription, in a bag, and never
+/// disposes them itself.
+actor TrackingBoardWithBag {
+  let game: TrackedGame
+  // Made in a method: an actor's synchronous init is not isolated to the actor, so it cannot
+  // make a tracking property.
+  private var total: ReadOnlyProperty<Int>?
+  private(set) var heard: [Int] = []
+  private let bag = DisposeBag()
+
+  init(game: TrackedGame) {
+    self.game = game
+  }
+
+  func start() {
+    let game = game
+    let total = ReadOnlyProperty(tracking: { game.level })
+    total.observe { [unowned self] level in self.heard.append(level) }.disposed(by: bag)
+    self.total = total
+  }
+}
+
 @Suite("Tracking property")
 struct TrackingPropertyContractTests {
   @Test("Contract: made inside an actor, it recomputes and notifies on that actor, in order")
@@ -68,6 +90,22 @@ struct TrackingPropertyContractTests {
     await board.waitForCount(3)
     #expect(await board.heard == ["1:0", "2:10", "3:10"])
     await board.stop()
+  }
+
+  @Test("Contract: an actor that keeps the property and a bag deinitializes; its model and the tracking go with it")
+  func actorOwnerDeinitializes() async {
+    weak var releasedBoard: TrackingBoardWithBag?
+    weak var releasedGame: TrackedGame?
+    do {
+      let game = TrackedGame()
+      let board = TrackingBoardWithBag(game: game)
+      releasedBoard = board
+      releasedGame = game
+      await board.start()
+      #expect(await board.heard == [1])
+    }
+    #expect(releasedBoard == nil, "the tracker holds its actor weakly")
+    #expect(releasedGame == nil, "the bag's deinit ended tracking")
   }
 
   @Test("Contract: @ObservationIgnored @Property in an @Observable model is still tracked through the property")
@@ -142,6 +180,34 @@ struct TrackingPropertyContractTests {
     #expect(heard.value == [2, 3])
     #expect(reads.value == 3, "the first start, the restart and one recompute: nothing for the ended session")
     again.dispose()
+  }
+
+  @Test("Stress: observers disposed on other threads while the main actor changes the model and recomputes")
+  @MainActor
+  func disposeRacesWithRecomputes() async {
+    let game = TrackedGame()
+    let level = ReadOnlyProperty(tracking: { game.level })
+    var heard: [Int] = []
+    var reached: CheckedContinuation<Void, Never>?
+    let keeper = level.observe { value in
+      heard.append(value)
+      if value == 300, let continuation = reached {
+        reached = nil
+        continuation.resume()
+      }
+    }
+    for round in 1...300 {
+      let tokens = (0..<4).map { _ in level.observe { _ in } }
+      let disposing = Task.detached { for token in tokens { token.dispose() } }
+      game.level = round
+      if round % 7 == 0 { await Task.yield() }
+      await disposing.value
+    }
+    if heard.last != 300 { await withCheckedContinuation { reached = $0 } }
+    #expect(heard.first == 1)
+    #expect(heard == heard.sorted(), "never an older value after a newer one")
+    #expect(heard.last == 300)
+    keeper.dispose()
   }
 
   @Test("Contract: a waiting recompute keeps nothing alive once its session ended")

@@ -42,13 +42,21 @@ extension ReadOnlyProperty {
   ///   gone. Add its token to the owner's ``DisposeBag`` to end it at the owner's deinit
   ///   everywhere.
   /// - A subscription keeps tracking going even when no copy of the property is kept.
+  /// - Observation cannot remove a registration: after the last dispose, the model's
+  ///   registrar keeps one small callback (it holds neither `read` nor the observers) until
+  ///   the next change. A property has at most one such registration, however often it is
+  ///   observed and disposed.
+  /// - An observer that arrives while a recompute is on its way hears the current value at
+  ///   once and may hear it again from that recompute.
   ///
   /// ## Rules
   /// - It must be made on an actor: in nonisolated code the call does not compile ("call to
   ///   actor-isolated initializer … in a synchronous nonisolated context"). Observation
   ///   reports a change before it lands (`willSet`), possibly on another thread, so the
   ///   recompute needs an isolation to run in afterwards; mark the code `@MainActor`, or
-  ///   make the property inside an actor.
+  ///   make the property inside an actor. An actor's synchronous `init` is not isolated to
+  ///   the actor, so an actor makes it in a method. The property holds its actor weakly:
+  ///   an actor that stores it still deinitializes, and nothing is recomputed after that.
   /// - Change what `read` reads on that same actor (the compiler ensures it for a
   ///   `@MainActor` model). Observation tells of a change made on another thread before
   ///   that thread stores it, and a recompute that runs in between would read the old
@@ -60,6 +68,7 @@ extension ReadOnlyProperty {
   ///     caller's.
   ///   - read: Computes the value from Observation-tracked reads. It should not change
   ///     what it reads.
+  @inlinable
   public init(
     isolation: isolated any Actor = #isolation,
     tracking read: @escaping () -> Value
@@ -77,53 +86,70 @@ extension ReadOnlyProperty {
 /// `read`, `output` and the calls to them run only on `isolation`. What other threads touch
 /// (Observation's change callback, `dispose()`) is in `session`, under its lock.
 @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
-private final class ObservationTracker<Value> {
-  let read: () -> Value
-  let isolation: any Actor
-  let session = TrackingSession()
-  /// The property that holds the last computed value and the observers; replaced by each
-  /// start, so that a restart never hears an old session's values.
-  var output: Property<Value>?
+@usableFromInline
+final class ObservationTracker<Value> {
+  @usableFromInline let read: () -> Value
+  /// The actor this tracker belongs to. Another actor is held weakly: an actor that keeps
+  /// the property in a stored property would otherwise never deinitialize. The main actor
+  /// lives for the whole process and needs no weak reference (whose side table would then
+  /// never be freed either).
+  @usableFromInline let isolation: WeakReference?
+  @usableFromInline let session = TrackingSession()
+  /// The property that holds the last computed value and the observers; made by the first
+  /// observer.
+  @usableFromInline var output: Property<Value>?
 
+  @inlinable
   init(read: @escaping () -> Value, isolation: any Actor) {
     self.read = read
-    self.isolation = isolation
+    self.isolation = isolation === MainActor.shared ? nil : WeakReference(isolation)
   }
 
   /// Registers a handler, starting tracking for the first one. Runs on `isolation`: the
   /// `ReadOnlyProperty` that calls it is confined to it.
+  @inlinable
   func observe(replay: Bool, _ handler: @escaping (Value) -> Void) -> any Disposable {
-    // Only this actor runs recomputes, so nothing below races with one.
-    let (starts, generation) = session.addObserver(recompute: makeRecompute())
+    // Only this actor runs recomputes and starts, so nothing below races with them.
+    let start = session.addObserver(makeRecompute: makeRecompute)
     let output: Property<Value>
-    if starts || self.output == nil {
-      output = Property(track(generation), observationTracking: false)
-      self.output = output
+    if let existing = self.output {
+      output = existing
+      switch start {
+      case .none: break
+      // Nothing the last run read has changed since (its registration has not fired), or
+      // a recompute is on its way: read without registering again.
+      case .read: output.value = read()
+      case .track: output.value = track()
+      }
     } else {
-      output = self.output!
+      output = Property(track(), observationTracking: false)
+      self.output = output
     }
     let token = replay ? output.observe(handler) : output.observeChanges(handler)
     return TrackingSubscription(token: token, session: session)
   }
 
-  /// Runs `read` inside `withObservationTracking`; the change callback asks for a recompute
-  /// of this session.
-  private func track(_ generation: UInt64) -> Value {
+  /// Runs `read` inside `withObservationTracking`; the change callback asks for a
+  /// recompute.
+  @inlinable
+  func track() -> Value {
     let session = session
-    return withObservationTracking(read, onChange: { session.changed(generation) })
+    return withObservationTracking(read, onChange: { session.changed() })
   }
 
   /// The job one change callback enqueues: on `isolation`, after the code that made the
   /// change, it reads the new value, tracks again and notifies.
-  private func recompute(_ generation: UInt64) {
-    guard session.beginRecompute(generation), let output else { return }
-    output.value = track(generation)
+  @inlinable
+  func recompute() {
+    guard session.beginRecompute(), let output else { return }
+    output.value = track()
   }
 
   /// The closure a change callback calls to enqueue a recompute on `isolation`. The session
   /// holds it only while it has observers (it holds this tracker, and through `read` the
-  /// model, whose registrar holds the change callback: stopping breaks that cycle).
-  private func makeRecompute() -> @Sendable (UInt64) -> Void {
+  /// model, whose registrar holds the change callback: the last dispose breaks that cycle).
+  @inlinable
+  func makeRecompute() -> @Sendable () -> Void {
     // The closure holds the tracker strongly, so that tracking goes on while observed even
     // once every copy of the property is gone; it crosses threads as an unchecked reference.
     // Invariant: it is never dereferenced here. The job holds it weakly (a job still waiting
@@ -132,62 +158,90 @@ private final class ObservationTracker<Value> {
     nonisolated(unsafe) let tracker = self
     let reference = WeakReference(self)
     let isolation = isolation
-    return { generation in
+    return {
       _ = tracker
-      Task {
-        await TrackingJob.run(on: isolation) {
-          guard let object = reference.object else { return }
-          unsafeDowncast(object, to: ObservationTracker<Value>.self).recompute(generation)
-        }
+      let job: @Sendable () -> Void = {
+        guard let object = reference.object else { return }
+        unsafeDowncast(object, to: ObservationTracker<Value>.self).recompute()
       }
+      guard let isolation else {
+        // Straight onto the main actor: no hop through the global executor.
+        Task { @MainActor in job() }
+        return
+      }
+      // An actor that has gone has taken the property, and all confined to it, along.
+      guard let actor = isolation.object else { return }
+      Task { await TrackingJob.run(on: actor as! any Actor, job) }  // made from an actor in init
     }
   }
 }
 
 /// Runs a recompute on the tracker's actor.
-private enum TrackingJob {
+@usableFromInline
+enum TrackingJob {
+  @inlinable
   static func run(on actor: isolated any Actor, _ body: () -> Void) {
     body()
   }
 }
 
-/// The part of a tracker that any thread may touch: how many observers it has, which
-/// tracking session is current, and whether a recompute is already on its way.
-private final class TrackingSession: Sendable {
+/// The part of a tracker that any thread may touch: how many observers it has, whether a
+/// tracking registration waits in the model's registrar, and whether a recompute is on its
+/// way.
+///
+/// At most one registration waits at a time: a start reuses the waiting one, since nothing
+/// it tracks has changed, and leaves registering to a recompute on its way. Observation has
+/// no public way to remove a registration, so observing and disposing again and again
+/// without a change must not add one each time.
+@usableFromInline
+final class TrackingSession: Sendable {
+  /// What the first observer of a session must do.
+  @usableFromInline
+  enum Start {
+    /// Not the first observer: the value is current.
+    case none
+    /// Read the value; a registration already waits, or a recompute will make one.
+    case read
+    /// Read the value and register.
+    case track
+  }
+
   private struct State: Sendable {
     var observers = 0
-    /// Changes with every start and stop, so a callback or job of an earlier session does
-    /// nothing.
-    var generation: UInt64 = 0
+    /// A registration waits for a change: its callback has not fired.
+    var armed = false
     /// A recompute is enqueued and has not begun: further changes join it.
     var pending = false
     /// Enqueues a recompute; set while the session has observers.
-    var recompute: (@Sendable (UInt64) -> Void)?
+    var recompute: (@Sendable () -> Void)?
   }
 
   private let state = Locked(State())
 
-  /// Counts an observer in; returns whether it starts a new session, and the session's
-  /// generation.
-  func addObserver(recompute: @escaping @Sendable (UInt64) -> Void) -> (starts: Bool, generation: UInt64) {
+  @usableFromInline
+  init() {}
+
+  /// Counts an observer in; the first of a session gets the recompute closure from
+  /// `makeRecompute` (which runs no user code) and learns whether to register.
+  @usableFromInline
+  func addObserver(makeRecompute: () -> @Sendable () -> Void) -> Start {
     state.withLock { state in
       state.observers += 1
-      guard state.observers == 1 else { return (false, state.generation) }
-      state.generation &+= 1
-      state.pending = false
-      state.recompute = recompute
-      return (true, state.generation)
+      guard state.observers == 1 else { return .none }
+      state.recompute = makeRecompute()
+      if state.armed || state.pending { return .read }
+      state.armed = true  // before registering: a callback that fires at once clears it
+      return .track
     }
   }
 
   /// Counts an observer out; the last one ends the session and releases the recompute
   /// closure (outside the lock: it may hold the last reference to the tracker).
+  @usableFromInline
   func removeObserver() {
-    let released = state.withLock { state -> (@Sendable (UInt64) -> Void)? in
+    let released = state.withLock { state -> (@Sendable () -> Void)? in
       state.observers -= 1
       guard state.observers == 0 else { return nil }
-      state.generation &+= 1
-      state.pending = false
       defer { state.recompute = nil }
       return state.recompute
     }
@@ -195,41 +249,46 @@ private final class TrackingSession: Sendable {
   }
 
   /// Observation's change callback: on the thread making the change, before it lands.
-  /// Enqueues one recompute unless one is already on its way.
-  func changed(_ generation: UInt64) {
-    let recompute = state.withLock { state -> (@Sendable (UInt64) -> Void)? in
-      guard generation == state.generation, !state.pending, let recompute = state.recompute else {
-        return nil
-      }
+  /// Enqueues one recompute unless one is already on its way or nobody observes.
+  @usableFromInline
+  func changed() {
+    let recompute = state.withLock { state -> (@Sendable () -> Void)? in
+      state.armed = false
+      guard !state.pending, let recompute = state.recompute else { return nil }
       state.pending = true
       return recompute
     }
-    recompute?(generation)
+    recompute?()
   }
 
-  /// Called by the job on the tracker's actor: whether it should recompute (its session is
-  /// still current). From here on, a change enqueues a new job.
-  func beginRecompute(_ generation: UInt64) -> Bool {
+  /// Called by the job on the tracker's actor: whether to recompute and register again
+  /// (someone observes). From here on, a change enqueues a new job.
+  @usableFromInline
+  func beginRecompute() -> Bool {
     state.withLock { state in
-      guard generation == state.generation else { return false }
       state.pending = false
-      return state.observers > 0
+      guard state.observers > 0 else { return false }
+      state.armed = true
+      return true
     }
   }
 }
 
 /// One observer of a tracking property: disposing it ends the registration and counts it
 /// out of the session, once, from any thread.
-private final class TrackingSubscription: Disposable {
+@usableFromInline
+final class TrackingSubscription: Disposable {
   private let token: any Disposable
   private let session: TrackingSession
   private let disposed = Locked(false)
 
+  @usableFromInline
   init(token: any Disposable, session: TrackingSession) {
     self.token = token
     self.session = session
   }
 
+  @usableFromInline
   func dispose() {
     let first = disposed.withLock { disposed in
       defer { disposed = true }
@@ -240,6 +299,7 @@ private final class TrackingSubscription: Disposable {
     session.removeObserver()
   }
 
+  @usableFromInline
   var isDisposed: Bool { disposed.withLock { $0 } }
 }
 #endif
