@@ -116,6 +116,52 @@ struct SharedCompositionTests {
     token.dispose()
   }
 
+  @Test("Contract: a shared combineLatest's observeChanges never keeps a value that a set racing with the subscription replaced")
+  func combineLatestChangesRacingSet() {
+    let other = SharedProperty(0)
+    let pairs = ValueLog<String>()
+    let pairToken = Self.racyProperty().combineLatest(other)
+      .observeChangesNonisolated { pairs.record("\($0.0) \($0.1)") }
+    let arrays = ValueLog<[Int]>()
+    let arrayToken = [Self.racyProperty(), other.readOnly].combineLatest()
+      .observeChangesNonisolated { arrays.record($0) }
+    other.value = 2
+    #expect(pairs.values == ["1 2"])
+    #expect(arrays.values == [[1, 2]])
+    pairToken.dispose()
+    arrayToken.dispose()
+  }
+
+  /// A property holding 0 that another thread sets to 1 while a subscription to it is being
+  /// made: the set lands at the first thing the subscription does (right after a read of
+  /// the value, or right before a registration), so the interleaving happens on every run.
+  private static func racyProperty() -> SharedReadOnlyProperty<Int> {
+    let base = SharedProperty(0)
+    let raced = Guarded(false)
+    let raceOnce: @Sendable () -> Void = {
+      let first = raced.withLock { done in
+        defer { done = true }
+        return !done
+      }
+      if first { base.value = 1 }
+    }
+    return SharedReadOnlyProperty(
+      value: {
+        let current = base.value
+        raceOnce()
+        return current
+      },
+      observeNonisolated: { handler in
+        raceOnce()
+        return base.observeNonisolated(handler)
+      },
+      observeChangesNonisolated: { handler in
+        raceOnce()
+        return base.observeChangesNonisolated(handler)
+      }
+    )
+  }
+
   @Test("Contract: shared scan folds each value exactly once, also from several threads")
   func scan() {
     let event = SharedEvent<Int>()

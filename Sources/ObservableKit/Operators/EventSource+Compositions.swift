@@ -176,11 +176,7 @@ extension Collection where Element: PropertySource {
         LatestValues.observe(sources.map { source in { source.observe($0) } }, handler)
       },
       observeChanges: { handler in
-        LatestValues.observe(
-          sources.map { source in { source.observeChanges($0) } },
-          startingWith: sources.map(\.value),
-          handler
-        )
+        LatestValues.observe(sources.map { source in { source.observe($0) } }, skippingReplay: true, handler)
       }
     )
   }
@@ -245,21 +241,22 @@ extension LatestValue: @unchecked Sendable where Value: Sendable {}
 
 /// The state behind `combineLatest` over a collection: the latest value of each property and
 /// a version that orders the arrays delivered (see ``SubscriberMailbox``).
+///
+/// Each property is observed with its replay, so no set can fall between reading a value and
+/// subscribing. The first complete array is made of the replays (and of any set that raced
+/// with them): `observeChanges` skips exactly that one.
 final class LatestValues<Value> {
   private struct State {
     var values: [Value?]
     var missing: Int
+    var skipsFirstArray: Bool
     var version: UInt64 = 0
   }
 
   private let state: Locked<State>
 
-  init(count: Int) {
-    state = Locked(State(values: Array(repeating: nil, count: count), missing: count))
-  }
-
-  init(startingWith values: [Value]) {
-    state = Locked(State(values: values, missing: 0))
+  init(count: Int, skippingReplay: Bool) {
+    state = Locked(State(values: Array(repeating: nil, count: count), missing: count, skipsFirstArray: skippingReplay))
   }
 
   /// Stores the value of the property at `index`; returns the array to deliver once every
@@ -270,23 +267,27 @@ final class LatestValues<Value> {
       if replaced == nil { state.missing -= 1 }
       state.values[index] = value
       state.version += 1
-      let values = state.missing == 0 ? state.values.map { $0! } : nil
-      return (values, state.version, replaced)
+      guard state.missing == 0 else { return (nil, state.version, replaced) }
+      if state.skipsFirstArray {
+        state.skipsFirstArray = false
+        return (nil, state.version, replaced)
+      }
+      return (state.values.map { $0! }, state.version, replaced)
     }
   }
 
-  /// Observes each property through `subscriptions`, in order, and delivers the arrays to
-  /// `handler` through one mailbox; with `initial`, starts from those values.
+  /// Observes each property through `subscriptions` (which replay), in order, and delivers
+  /// the arrays to `handler` through one mailbox; `skippingReplay` leaves out the first.
   static func observe(
     _ subscriptions: [(@escaping (Value) -> Void) -> any Disposable],
-    startingWith initial: [Value]? = nil,
+    skippingReplay: Bool = false,
     _ handler: @escaping ([Value]) -> Void
   ) -> any Disposable {
     if subscriptions.isEmpty {
-      if initial == nil { handler([]) }
+      if !skippingReplay { handler([]) }
       return CompositeDisposable([])
     }
-    let latest = initial.map(LatestValues.init(startingWith:)) ?? LatestValues(count: subscriptions.count)
+    let latest = LatestValues(count: subscriptions.count, skippingReplay: skippingReplay)
     let mailbox = SubscriberMailbox<[Value]>()
     return CompositeDisposable(subscriptions.enumerated().map { index, subscribe in
       subscribe { value in

@@ -64,8 +64,8 @@ extension PropertySource where Value: Equatable {
 
 /// The subscription behind `combineLatest`: the latest value of each side, and a mailbox
 /// that serializes and orders the pairs it delivers.
-enum Combination {
-  struct Latest<First, Second> {
+private enum Combination {
+  private struct Latest<First, Second> {
     var first: First?
     var second: Second?
     var version: UInt64 = 0
@@ -126,6 +126,3 @@ enum Combination {
     return CompositeDisposable([a.observeChanges(onFirst), b.observeChanges(onSecond)])
   }
 }
-
-// A checked conformance: the shared family's combineLatest keeps its pairs in the same state.
-extension Combination.Latest: Sendable where First: Sendable, Second: Sendable {}

@@ -51,8 +51,8 @@ extension SharedPropertySource {
   ) -> SharedReadOnlyProperty<(Value, Other.Value)> {
     SharedReadOnlyProperty(
       value: { (value, other.value) },
-      observeNonisolated: { handler in Combination.observeShared(self, other, replaying: true, handler) },
-      observeChangesNonisolated: { handler in Combination.observeShared(self, other, replaying: false, handler) }
+      observeNonisolated: { handler in SharedCombination.observe(self, other, skippingReplay: false, handler) },
+      observeChangesNonisolated: { handler in SharedCombination.observe(self, other, skippingReplay: true, handler) }
     )
   }
 
@@ -88,8 +88,8 @@ extension Collection where Element: SharedPropertySource {
       },
       observeChangesNonisolated: { handler in
         LatestValues.observeShared(
-          sources.map { source in { source.observeChangesNonisolated($0) } },
-          startingWith: sources.map(\.value),
+          sources.map { source in { source.observeNonisolated($0) } },
+          skippingReplay: true,
           handler
         )
       }
@@ -98,18 +98,18 @@ extension Collection where Element: SharedPropertySource {
 }
 
 extension LatestValues where Value: Sendable {
-  /// ``LatestValues/observe(_:startingWith:_:)`` for the shared family, whose handlers are
+  /// ``LatestValues/observe(_:skippingReplay:_:)`` for the shared family, whose handlers are
   /// `@Sendable`.
   static func observeShared(
     _ subscriptions: [@Sendable (@escaping @Sendable (Value) -> Void) -> any Disposable],
-    startingWith initial: [Value]? = nil,
+    skippingReplay: Bool = false,
     _ handler: @escaping @Sendable ([Value]) -> Void
   ) -> any Disposable {
     if subscriptions.isEmpty {
-      if initial == nil { handler([]) }
+      if !skippingReplay { handler([]) }
       return CompositeDisposable([])
     }
-    let latest = initial.map(LatestValues.init(startingWith:)) ?? LatestValues(count: subscriptions.count)
+    let latest = LatestValues(count: subscriptions.count, skippingReplay: skippingReplay)
     let mailbox = SubscriberMailbox<[Value]>()
     return CompositeDisposable(subscriptions.enumerated().map { index, subscribe in
       subscribe { value in
@@ -122,16 +122,52 @@ extension LatestValues where Value: Sendable {
   }
 }
 
-extension Combination {
-  /// `Combination.observe` for the shared family, whose handlers are `@Sendable`: the latest
-  /// value of each side, and a mailbox that serializes and orders the pairs it delivers.
-  static func observeShared<A: SharedPropertySource, B: SharedPropertySource>(
+/// The state behind the shared family's two-way `combineLatest`: the latest value of each
+/// side and a version that orders the pairs (see ``SubscriberMailbox``). As for
+/// ``LatestValues``, both sides are observed with their replay; `observeChanges` skips the
+/// first complete pair, which is made of the replays.
+struct LatestPair<First, Second> {
+  var first: First?
+  var second: Second?
+  var skipsFirstPair: Bool
+  var version: UInt64 = 0
+
+  /// Stores one side; returns the pair to deliver, its version, and the replaced value, to
+  /// be released outside the lock.
+  mutating func update(first newValue: First) -> (pair: (First, Second)?, version: UInt64, replaced: First?) {
+    let replaced = first
+    first = newValue
+    return (nextPair(), version, replaced)
+  }
+
+  mutating func update(second newValue: Second) -> (pair: (First, Second)?, version: UInt64, replaced: Second?) {
+    let replaced = second
+    second = newValue
+    return (nextPair(), version, replaced)
+  }
+
+  private mutating func nextPair() -> (First, Second)? {
+    version += 1
+    guard let first, let second else { return nil }
+    if skipsFirstPair {
+      skipsFirstPair = false
+      return nil
+    }
+    return (first, second)
+  }
+}
+
+extension LatestPair: Sendable where First: Sendable, Second: Sendable {}
+
+/// The subscription behind the shared family's two-way `combineLatest`.
+enum SharedCombination {
+  static func observe<A: SharedPropertySource, B: SharedPropertySource>(
     _ a: A,
     _ b: B,
-    replaying: Bool,
+    skippingReplay: Bool,
     _ handler: @escaping @Sendable ((A.Value, B.Value)) -> Void
   ) -> any Disposable {
-    let latest = Locked(Latest<A.Value, B.Value>())
+    let latest = Locked(LatestPair<A.Value, B.Value>(skipsFirstPair: skippingReplay))
     let mailbox = SubscriberMailbox<(A.Value, B.Value)>()
     let deliver: @Sendable ((A.Value, B.Value)?, UInt64) -> Void = { pair, version in
       if let pair { mailbox.deliver(pair, version: version, to: handler) }
@@ -144,15 +180,6 @@ extension Combination {
       let (pair, version, replaced) = latest.withLock { $0.update(second: value) }
       withExtendedLifetime(replaced) { deliver(pair, version) }
     }
-    if replaying {
-      return CompositeDisposable([a.observeNonisolated(onFirst), b.observeNonisolated(onSecond)])
-    }
-    // Read outside the lock: a derived property's value runs user code.
-    let (first, second) = (a.value, b.value)
-    latest.withLock { latest in
-      latest.first = first
-      latest.second = second
-    }
-    return CompositeDisposable([a.observeChangesNonisolated(onFirst), b.observeChangesNonisolated(onSecond)])
+    return CompositeDisposable([a.observeNonisolated(onFirst), b.observeNonisolated(onSecond)])
   }
 }
