@@ -6,6 +6,7 @@ import TestSupport
 
 @testable import ObservableKit
 
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
 @Suite("Swift Observation")
 struct ObservationTests {
   @Test("reading value inside withObservationTracking registers it; a set fires onChange")
