@@ -96,6 +96,21 @@ struct OwnerRecordTests {
     withExtendedLifetime(owner) {}
   }
 
+  @Test("Contract: a derived source's owner-bound registration keeps no dropped source alive while the owner lives")
+  func derivedSourceReleasedWhileOwnerLives() {
+    let tracker = LifetimeTracker()
+    let owner = LongLivedOwner()
+    do {
+      let property = Property(tracker.make())
+      let captured = tracker.make()
+      property.map { $0 }.observe(with: owner) { _, _ in captured.touch() }
+      let event = ObservableEvent<Tracked>()
+      event.filter { _ in true }.observe(with: owner) { _, _ in captured.touch() }
+    }
+    #expect(tracker.liveCount == 0, "the property, its value and the handlers are gone; the owner lives")
+    withExtendedLifetime(owner) {}
+  }
+
   @Test("Contract: an owner has one record, whatever its number of registrations; ended ones are pruned")
   func oneRecordPerOwner() {
     let owner = LongLivedOwner()
