@@ -152,7 +152,7 @@ struct OwnerRecordTests {
   }
 
   #if !canImport(ObjectiveC)
-  @Test("Contract: elsewhere than Apple platforms, a dead owner's record is swept from the table and ends its registrations")
+  @Test("Contract: elsewhere than Apple platforms, a dead owner's record is found (a sweep of the table, or its address taken by a new owner) and ends its registrations")
   func deadOwnersAreSwept() {
     let tracker = LifetimeTracker()
     let event = ObservableEvent<Int>()
