@@ -127,6 +127,25 @@ struct OwnerRecordTests {
     #expect(!property.isObserved)
   }
 
+  @Test("Contract: one owner's registrations made and ended from 4 threads at once: none is lost, the record stays small")
+  func concurrentRegistrationsOfOneOwner() {
+    let owner = LongLivedOwner()
+    let event = SharedEvent<Int>()
+    let kept = Guarded<[any Disposable]>([])
+    race(threads: 4) { thread in
+      for index in 0..<500 {
+        let token = event.observe(with: owner) { _, _ in }
+        if index % 10 == 0 { kept.withLock { $0.append(token) } } else { token.dispose() }
+      }
+    }
+    #expect(event.observerCount == 200)
+    let record = OwnerLifetime.record(for: owner)
+    #expect(record.count >= 200 && record.count <= 400 + 8, "about twice the live ones at most: \(record.count)")
+    record.endAll()
+    #expect(!event.isObserved, "the record held every live registration")
+    withExtendedLifetime(kept) {}
+  }
+
   @Test("Contract: when an owner's record goes (its owner's death heard), the registrations still running end")
   func recordEndsItsRegistrations() {
     let tracker = LifetimeTracker()
