@@ -16,7 +16,9 @@ runs=${RUNS:-3}
 results=.build/results
 rm -rf "$results"
 
-echo "nproc: $(nproc)" >&2
+# Cores: nproc on Linux, sysctl on macOS (which has no nproc).
+if [ "$(uname -s)" = Darwin ]; then cores=$(sysctl -n hw.ncpu); else cores=$(nproc); fi
+echo "cores: $cores" >&2
 for run in $(seq 1 "$runs"); do
   echo "== run $run of $runs" >&2
   mkdir -p "$results/run-$run"

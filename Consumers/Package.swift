@@ -15,6 +15,8 @@ let package = Package(
     .executableTarget(name: "NonisolatedUse", dependencies: [observableKit]),
     // @MainActor view models.
     .executableTarget(name: "MainActorUse", dependencies: [observableKit]),
+    // An app's shape: synchronous top-level code on the main thread, then the main run loop.
+    .executableTarget(name: "AppRunLoopUse", dependencies: [observableKit]),
     // The same view models without annotations, under the settings of a new app target.
     .executableTarget(
       name: "AppDefaultsUse",

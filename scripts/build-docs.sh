@@ -18,6 +18,9 @@ if [ -z "$graphs" ]; then
     -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/$graphs"
 fi
 
+# On macOS docc comes with Xcode, reached through xcrun; a Linux toolchain has it on PATH.
+if [ "$(uname -s)" = Darwin ]; then docc=(xcrun docc); else docc=(docc); fi
+
 for catalog in Sources/*/*.docc; do
   module=$(basename "$(dirname "$catalog")")
   module_graphs=.build-docs/graphs-$module
@@ -25,7 +28,7 @@ for catalog in Sources/*/*.docc; do
   cp "$graphs/$module".symbols.json "$module_graphs"/
   cp "$graphs/$module"@*.symbols.json "$module_graphs"/ 2>/dev/null || true
   echo "docc: $module"
-  docc convert "$catalog" \
+  "${docc[@]}" convert "$catalog" \
     --additional-symbol-graph-dir "$module_graphs" \
     --output-dir ".build-docs/$module.doccarchive" \
     --fallback-display-name "$module" \

@@ -9,6 +9,10 @@
 #   bash scripts/playground.sh --record     run every page and write its output there
 #   bash scripts/playground.sh --list       list the pages
 #
+# With OBSERVABLEKIT_SIMULATE_OS_BEFORE_26=1 (the delivery path of Apple platforms before the
+# 26 releases), --check compares with Playgrounds/Expected/before-26/<Page>.txt where that
+# exists (pages whose output differs on that path), and --record writes only such files.
+#
 # How: it generates a throwaway SwiftPM package under .build-playground/pages that depends
 # on this package by path, with one executable per page (see scripts/lib/snippets.sh). The
 # pages stay the only source; warnings are errors, as in the rest of the package.
@@ -90,20 +94,35 @@ run_page() {
   fi
 }
 
+# On the path before the 26 releases, a page whose output differs there has its own file.
+before26=false
+[ "${OBSERVABLEKIT_SIMULATE_OS_BEFORE_26:-}" = 1 ] && before26=true
+# A macOS before 26 takes that path for real.
+if [ "$(uname -s)" = Darwin ] && [ "$(sw_vers -productVersion | cut -d. -f1)" -lt 26 ]; then before26=true; fi
+expected_for() {
+  local file=$expected/$1.txt variant=$expected/before-26/$1.txt
+  if [ "$before26" = true ] && { [ -f "$variant" ] || [ "$mode" = record ]; }; then file=$variant; fi
+  printf '%s\n' "$file"
+}
+
 failed=()
 for page in "${selected[@]}"; do
+  file=$(expected_for "$page")
   case $mode in
     run)
       printf '\n==== %s ====\n\n' "$page"
       run_page "$page" || failed+=("$page")
       ;;
     record)
-      mkdir -p "$expected"
-      if run_page "$page" >"$expected/$page.txt"; then
-        echo "recorded $expected/$page.txt"
-      else
-        echo "FAIL $page: exited with status $?; $expected/$page.txt is incomplete"
+      mkdir -p "$(dirname "$file")"
+      if ! run_page "$page" >"$file"; then
+        echo "FAIL $page: exited with status $?; $file is incomplete"
         failed+=("$page")
+      elif [ "$before26" = true ] && cmp -s "$file" "$expected/$page.txt"; then
+        rm -f "$file"
+        echo "same on the path before the 26 releases: $page"
+      else
+        echo "recorded $file"
       fi
       ;;
     check)
@@ -113,13 +132,13 @@ for page in "${selected[@]}"; do
       if [ "$status" -ne 0 ]; then
         echo "FAIL $page: exited with status $status"
         failed+=("$page")
-      elif [ ! -f "$expected/$page.txt" ]; then
-        echo "FAIL $page: $expected/$page.txt does not exist (bash scripts/playground.sh --record $page)"
+      elif [ ! -f "$file" ]; then
+        echo "FAIL $page: $file does not exist (bash scripts/playground.sh --record $page)"
         failed+=("$page")
-      elif diff -u --label "$expected/$page.txt" --label "$page (actual)" "$expected/$page.txt" "$actual"; then
+      elif diff -u --label "$file" --label "$page (actual)" "$file" "$actual"; then
         echo "ok   $page"
       else
-        echo "FAIL $page: its output differs from $expected/$page.txt (diff above)"
+        echo "FAIL $page: its output differs from $file (diff above)"
         failed+=("$page")
       fi
       rm -f "$actual"
@@ -129,7 +148,7 @@ done
 
 # In a full check, every expected output belongs to a page.
 if [ "$mode" = check ] && [ ${#requested[@]} -eq 0 ]; then
-  for file in "$expected"/*.txt; do
+  for file in "$expected"/*.txt "$expected"/before-26/*.txt; do
     [ -e "$file" ] || continue
     page=$(basename "$file" .txt)
     if ! printf '%s\n' "${pages[@]}" | grep -qxF "$page"; then

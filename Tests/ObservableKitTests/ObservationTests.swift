@@ -6,8 +6,11 @@ import TestSupport
 
 @testable import ObservableKit
 
+/// Each test is marked available where `withObservationTracking` is (macOS 14, iOS 17): a
+/// suite type cannot carry the attribute.
 @Suite("Swift Observation")
 struct ObservationTests {
+  @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
   @Test("reading value inside withObservationTracking registers it; a set fires onChange")
   func tracking() {
     nonisolated(unsafe) let property = Property(1)
@@ -28,6 +31,7 @@ struct ObservationTests {
     #expect(changed.value == 1, "onChange is one-shot, as in Observation")
   }
 
+  @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
   @Test("Window: while a set is parked in Observation's willSet, the property's lock is free; the set then lands")
   func setParkedInWillSet() {
     nonisolated(unsafe) let property = Property(0)
@@ -64,6 +68,7 @@ struct ObservationTests {
     token.dispose()
   }
 
+  @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
   @Test("A property nobody has read makes no registrar and still reports sets once read")
   func registrarIsLazy() {
     let property = Property(0)
@@ -76,6 +81,7 @@ struct ObservationTests {
     #expect(changed.value == 1)
   }
 
+  @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
   @Test("modify fires onChange too; an untracked read registers nothing")
   func modifyAndUntracked() {
     let property = Property(1)
@@ -93,6 +99,7 @@ struct ObservationTests {
     #expect(changed.value == 1)
   }
 
+  @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
   @Test("a property created with observationTracking: false is invisible to Observation")
   func optOut() {
     let property = Property(1, observationTracking: false)

@@ -22,7 +22,9 @@
 /// the code that registered it: registered from nonisolated code it runs on the posting
 /// thread before ``post(_:_:from:)`` returns; registered on the main actor it runs on the
 /// main actor, at once when the post is made there and nothing of the subscription waits,
-/// otherwise enqueued; registered on another actor it is enqueued to that actor. The calls
+/// otherwise enqueued; registered on another actor it is enqueued to that actor. Before the
+/// 26 releases (macOS 26, iOS 26 and the others) the nonisolated and main-actor cases are
+/// enqueued too; the `on: MainActor.shared` form runs at once there as well. The calls
 /// of one subscription never overlap and keep the order of the posts.
 /// ``observeNonisolated(_:from:_:)`` is the fast path for nonisolated handlers.
 ///

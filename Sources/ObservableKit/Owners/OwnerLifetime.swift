@@ -97,6 +97,12 @@ struct OwnedRegistration {
 /// The registrations of one owner. Ended ones are pruned whenever the list has doubled since
 /// the last prune, so it holds at most about twice the live ones, each a weak reference, an
 /// ID and a function. Deinitializing the record ends the registrations still running.
+///
+/// Invariant where the lock is dropped: a prune takes the whole list out under the lock,
+/// checks it outside (the checks take the sources' locks and may release a source), and
+/// appends the live ones back under the lock. An add meanwhile appends to the emptied list,
+/// so nothing is lost. ``endAll()`` cannot run meanwhile: it runs once the owner is gone
+/// (the record's deinit, or the table's sweep), and whoever adds holds the owner.
 final class OwnerRecord: @unchecked Sendable {
   // `state` is guarded by its own lock (Locked); the weak references in it are loaded only
   // from copies taken under that lock.
@@ -117,7 +123,9 @@ final class OwnerRecord: @unchecked Sendable {
     }
     guard let toPrune else { return }
     // Outside the lock: the checks take the sources' locks and may release a source.
+    schedulePoint("owner record: pruning a copy outside the lock")
     let live = toPrune.filter { !$0.hasEnded }
+    schedulePoint("owner record: putting the live registrations back")
     state.withLock { state in
       state.registrations.append(contentsOf: live)
       state.pruneAt = max(8, 2 * state.registrations.count)
@@ -167,6 +175,11 @@ enum AssociatedRecords {
 /// The records of live owners where the platform cannot tell when an object dies: a table
 /// keyed by the owner's identity, the owner held weakly. A record whose owner is found gone is
 /// taken out and ends its registrations.
+///
+/// Invariant where the lock is dropped: a sweep loads the weak owners of a copy of the table
+/// outside the lock (a load may return the last reference to an owner, whose deinit may
+/// register), then removes under the lock only the entries that still hold the record it
+/// found dead, so a new owner that took the address meanwhile keeps its own record.
 final class RecordTable: Sendable {
   static let shared = RecordTable()
 
@@ -209,6 +222,7 @@ final class RecordTable: Sendable {
   /// return the last reference to an owner that another thread is releasing.
   private func sweep(_ entries: [ObjectIdentifier: Entry]) {
     let dead = entries.filter { $0.value.owner.object == nil }
+    schedulePoint("owner table: dead owners found outside the lock")
     let removed = state.withLock { state -> [OwnerRecord] in
       var removed: [OwnerRecord] = []
       for (key, entry) in dead where state.entries[key]?.record === entry.record {

@@ -27,6 +27,9 @@
 ///   is called on the main actor and nothing of this subscription waits, otherwise later,
 ///   enqueued to the main actor.
 /// - Registered from **another actor**, it is always enqueued to that actor.
+/// - Before macOS 26, iOS 26, tvOS 26, watchOS 26 and visionOS 26 (no immediate tasks), the
+///   nonisolated and main-actor cases are enqueued too, in order. For a main-actor handler
+///   that runs at once on every OS version, use ``SharedEventSource/observe(on:_:)-(MainActor,_)``.
 ///
 /// Either way the calls of one subscription never overlap and keep the order of the
 /// notifications. A notification that comes while the subscription is being called waits

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Type-checks, on a machine without Apple's SDKs, the code that only Apple platforms compile:
+# the `#if canImport(ObjectiveC)` branch of Sources/ObservableKit (Owners/OwnerLifetime.swift)
+# and the `#if canImport(Combine)` branches of Sources/Observable (ObservableClass's
+# ObservableObject conformance and its objectWillChange sender).
+#
+#   bash scripts/check-apple-branches.sh
+#
+# How: scripts/apple-stand-ins/ declares the Apple symbols those branches use, with the
+# signatures of Apple's SDK (README.md there says how faithful that is). Built as modules
+# named Combine and ObjectiveC and put on the import path, they make `canImport(Combine)` and
+# `canImport(ObjectiveC)` true, and the real sources of both library modules are compiled
+# against them in Swift 6 mode, warnings as errors. Nothing is linked or run.
+# On macOS, where the real modules exist, the build itself checks these branches: the script
+# says so and exits.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [ "$(uname -s)" = Darwin ]; then
+  echo "check-apple-branches.sh: on macOS the Apple-only branches build with the real SDK (swift build); nothing to do."
+  exit 0
+fi
+
+out=.build-apple-branches
+rm -rf "$out"
+mkdir -p "$out/modules"
+
+common=(-swift-version 6 -warnings-as-errors -parse-as-library -package-name observablekit
+  -module-cache-path "$out/module-cache" -I "$out/modules")
+
+echo "Building the stand-ins: Combine, ObjectiveC"
+for module in Combine ObjectiveC; do
+  swiftc "${common[@]}" -emit-module -module-name "$module" \
+    -emit-module-path "$out/modules/$module.swiftmodule" "scripts/apple-stand-ins/$module.swift"
+done
+
+# The C shims, as SwiftPM presents them: a module map over the public header.
+cat >"$out/modules/module.modulemap" <<MAP
+module ObservableKitShims {
+  header "$PWD/Sources/ObservableKitShims/include/ObservableKitShims.h"
+  export *
+}
+MAP
+
+sources() { find "$1" -name '*.swift' | sort; }
+
+echo "Type-checking ObservableKit with canImport(ObjectiveC) (debug and release conditions)"
+for conditions in "-D DEBUG -D OBSERVABLEKIT_SCHEDULE_POINTS" ""; do
+  # shellcheck disable=SC2086
+  swiftc "${common[@]}" $conditions -emit-module -module-name ObservableKit \
+    -emit-module-path "$out/modules/ObservableKit.swiftmodule" $(sources Sources/ObservableKit)
+done
+grep -q 'canImport(ObjectiveC)' Sources/ObservableKit/Owners/OwnerLifetime.swift ||
+  { echo "check-apple-branches.sh: OwnerLifetime.swift has no canImport(ObjectiveC) branch any more; update this script" >&2; exit 1; }
+
+echo "Type-checking Observable with canImport(Combine)"
+swiftc "${common[@]}" -D DEBUG -emit-module -module-name Observable \
+  -emit-module-path "$out/modules/Observable.swiftmodule" $(sources Sources/Observable)
+
+echo "check-apple-branches.sh: the canImport(ObjectiveC) and canImport(Combine) branches type-check against the stand-ins"
