@@ -152,6 +152,9 @@ package struct ObserverStorage<Value, State> {
       return removed
     }
     Diagnostics.subscriptionsChanged(by: -live)
+    // A source or hub going away: what its handlers captured (a delivery's feed, which
+    // finishes the delivery) is released from here, while other threads may be draining.
+    schedulePoint("storage.removeAll: the handlers are released outside the lock")
     withExtendedLifetime(removed) {}
   }
 
