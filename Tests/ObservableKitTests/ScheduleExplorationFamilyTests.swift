@@ -64,13 +64,14 @@ struct ScheduleExplorationFamilyTests {
     #expect(report.pointsSeen.contains("isolated.drain: a value taken; calling outside the lock"))
   }
 
-  @Test("Shared owner-bound: a set racing unsubscribe(owner) (2 operations, every interleaving); no value is taken after it returns")
+  @Test("Shared owner-bound: a set racing unsubscribe(owner) of observe(with:) and subscribe (2 operations, every interleaving); no value is taken after it returns")
   func sharedOwnerBoundUnsubscribe() {
     struct State {
       let property = SharedProperty(0)
       let log = Log()
       let owner: Owner
       let token = Guarded<(any Disposable)?>(nil)
+      let changes = Guarded<(any Disposable)?>(nil)
 
       init() {
         owner = Owner(log)
@@ -82,6 +83,7 @@ struct ScheduleExplorationFamilyTests {
         state.token.value = state.property.observe(with: state.owner) { [log = state.log] _, value in
           log.append("call \(value)")
         }
+        state.changes.value = state.property.subscribe(state.owner) { [log = state.log] _, new, _ in log.append("change \(new)") }
         return state
       },
       operations: [
@@ -97,9 +99,10 @@ struct ScheduleExplorationFamilyTests {
         let after = lines.drop { $0 != "unsubscribed" }.dropFirst()
         // At most the call whose value a drain took before unsubscribe took the lock.
         #expect(after.filter { $0.hasPrefix("call") }.count <= 1, "values taken after unsubscribe returned: \(trace)")
-        #expect(!lines.contains("call 2"))
+        #expect(after.filter { $0.hasPrefix("change") }.count <= 1, "values taken after unsubscribe returned: \(trace)")
+        #expect(!lines.contains("call 2") && !lines.contains("change 2"))
         #expect(state.property.observerCount == 0)
-        #expect(state.token.value?.isDisposed == true)
+        #expect(state.token.value?.isDisposed == true && state.changes.value?.isDisposed == true)
       }
     )
     print("explored \(report.schedules) schedules of up to \(report.longestSchedule) points: \(#function)")

@@ -192,7 +192,9 @@ package struct ObserverStorage<Value, State> {
 
   /// Ends every registration bound to the owner `key`.
   package func removeAll(ownedBy key: ObjectIdentifier) {
-    let ids = withLock { header in header.owners.filter { $0.value.identity == key }.map(\.key) }
+    // In registration order: a dictionary's order changes from one instance to the next,
+    // which made the schedule explorer's runs of one interleaving differ.
+    let ids = withLock { header in header.owners.filter { $0.value.identity == key }.map(\.key) }.sorted()
     for id in ids { remove(id) }
   }
 }
