@@ -326,7 +326,7 @@ struct ScheduleExplorationTests {
           event.notifyObservers(2)
           state.log.append("sent 2")
         },
-        { state in state.event.value = nil },
+        { state in release(state.event) },
       ],
       check: { state, trace in
         let lines = state.log.all

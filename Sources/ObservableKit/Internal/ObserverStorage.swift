@@ -152,6 +152,9 @@ package struct ObserverStorage<Value, State> {
       return removed
     }
     Diagnostics.subscriptionsChanged(by: -live)
+    // A source or hub going away: what its handlers captured (a delivery's feed, which
+    // finishes the delivery) is released from here, while other threads may be draining.
+    schedulePoint("storage.removeAll: the handlers are released outside the lock")
     withExtendedLifetime(removed) {}
   }
 
@@ -189,7 +192,9 @@ package struct ObserverStorage<Value, State> {
 
   /// Ends every registration bound to the owner `key`.
   package func removeAll(ownedBy key: ObjectIdentifier) {
-    let ids = withLock { header in header.owners.filter { $0.value.identity == key }.map(\.key) }
+    // In registration order: a dictionary's order changes from one instance to the next,
+    // which made the schedule explorer's runs of one interleaving differ.
+    let ids = withLock { header in header.owners.filter { $0.value.identity == key }.map(\.key) }.sorted()
     for id in ids { remove(id) }
   }
 }
