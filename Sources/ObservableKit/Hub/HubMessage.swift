@@ -16,7 +16,8 @@
 /// another message's payload, and a wrong payload type is a compile error. Two messages
 /// with the same name and payload type are the same message, wherever they are declared,
 /// as `Notification.Name`s are; a hub is yours to scope, so names need only be unique among
-/// the messages of one hub.
+/// the messages of one hub. Debug builds print a warning when one name is declared with a
+/// second payload type, since such messages never meet.
 ///
 /// Declaring messages as `static let` members of a type of your own groups them and keeps
 /// them discoverable. A computed `static var` in an extension also works, for leading-dot
@@ -38,6 +39,9 @@ public struct HubMessage<Payload>: Hashable, Sendable, CustomStringConvertible {
     hasher.combine(name)
     hasher.combine(ObjectIdentifier(Payload.self))
     keyHash = hasher.finalize()
+    #if DEBUG
+    HubMessageNameCheck.register(name: name, payload: Payload.self)
+    #endif
   }
 
   /// The hash of the channel key, computed once: a post hashes an `Int`, not the name.
