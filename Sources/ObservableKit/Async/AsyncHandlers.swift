@@ -35,7 +35,7 @@ extension SharedEventSource {
   /// - Disposing the returned disposable (or the bag that holds it) cancels the call in
   ///   flight (cooperatively: `Task.isCancelled`, a throwing `await`), drops the values that
   ///   wait, and starts nothing more. The owner's deinit ends the registration the same way
-  ///   where it ends owner-bound subscriptions (see ``observe(with:_:)-(Owner,_)``), and
+  ///   where it ends owner-bound subscriptions (see the owner-bound `observe(with:_:)`), and
   ///   through a ``DisposeBag`` it owns on every platform.
   /// - Calls never overlap: the next starts only after the previous one has returned, even
   ///   when it was cancelled.
@@ -58,7 +58,7 @@ extension SharedEventSource {
 
   /// Registers an async `handler` for as long as the actor `owner` is alive, running it
   /// isolated to `owner`, one call at a time; `policy` says what happens to values that
-  /// arrive while a call runs. The rules of ``observe(with:policy:_:)-(Owner,_,_)`` apply;
+  /// arrive while a call runs. The rules of the `observe(with:policy:_:)` for any owner apply;
   /// between its awaits the handler may change the actor's state.
   @discardableResult
   public func observe<Owner: Actor>(
@@ -81,7 +81,7 @@ extension SharedEventSource {
 extension SharedEventHub {
   /// Registers an async `handler` for every later post of `message`, for as long as `owner`
   /// is alive, one call at a time under `policy`; see
-  /// ``SharedEventSource/observe(with:policy:_:)-(Owner,_,_)``.
+  /// `observe(with:policy:_:)` of `SharedEventSource`.
   @discardableResult
   public func observe<Payload: Sendable, Owner: AnyObject & Sendable>(
     _ message: HubMessage<Payload>,
