@@ -22,8 +22,9 @@ extension EventSource {
   ///
   /// Only code isolated to an actor (the main actor, or an actor's method) can register one:
   /// the tasks run on that actor, which the source's domain is. From nonisolated code it is
-  /// a compile error (Swift 6.3 finds no matching `observe`, as the overload needs an
-  /// actor): share the values through a ``SharedEvent`` instead. Inside an actor, a handler
+  /// a compile error ("'nil' is not compatible with expected argument type 'any Actor'",
+  /// "call to actor-isolated instance method … in a synchronous nonisolated context"):
+  /// share the values through a ``SharedEvent`` instead. Inside an actor, a handler
   /// that changes the actor's state is refused too, as the owner parameter is not
   /// `isolated`: observe a ``SharedEvent`` with the actor as owner.
   @discardableResult
