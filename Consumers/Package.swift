@@ -5,6 +5,8 @@
 import PackageDescription
 
 let observableKit: Target.Dependency = .product(name: "ObservableKit", package: "ObservableKit")
+// The Flowduino-compatible module, for the protocol observers of the view-model targets.
+let observable: Target.Dependency = .product(name: "Observable", package: "ObservableKit")
 
 let package = Package(
   name: "Consumers",
@@ -14,13 +16,13 @@ let package = Package(
     // Plain nonisolated code: confined events and properties, called synchronously.
     .executableTarget(name: "NonisolatedUse", dependencies: [observableKit]),
     // @MainActor view models.
-    .executableTarget(name: "MainActorUse", dependencies: [observableKit]),
+    .executableTarget(name: "MainActorUse", dependencies: [observableKit, observable]),
     // An app's shape: synchronous top-level code on the main thread, then the main run loop.
     .executableTarget(name: "AppRunLoopUse", dependencies: [observableKit]),
     // The same view models without annotations, under the settings of a new app target.
     .executableTarget(
       name: "AppDefaultsUse",
-      dependencies: [observableKit],
+      dependencies: [observableKit, observable],
       swiftSettings: [
         .defaultIsolation(MainActor.self),
         .enableUpcomingFeature("NonisolatedNonsendingByDefault"),

@@ -101,6 +101,8 @@ open class ObservableClass: Observable {
   /// - Re-entrant: `code` may add or remove observers and start nested passes, which run to
   ///   completion at once. Observers added during the pass are not called by it; observers
   ///   removed before their turn are not called. Each observer is kept alive for its call.
+  /// - An observer whose conformance is isolated to the main actor is called on the main
+  ///   actor: off the main actor, the pass waits for it there, in the observer's turn.
   @inlinable
   open func withObservers<TObservationProtocol>(_ code: (_ observer: TObservationProtocol) -> Void) {
     // A class without keys holds the list of `Never` keys: visited through its concrete type,

@@ -18,6 +18,10 @@
 ///   asynchronously to the queue that registered them, or to the main queue.) Passes on
 ///   different threads run concurrently, so observers must be ready to be called on several
 ///   threads.
+/// - An observer whose conformance is isolated to the main actor (a main-actor class's, in a
+///   module with new-app defaults) is called on the main actor, in its turn: a pass on
+///   another thread waits for the main actor to call it, so the main thread must not wait
+///   for that pass. See "Main-actor observers" in the Flowduino migration guide.
 ///
 /// ## Sendability
 /// The class is not `Sendable`, so that subclasses compile without warnings. To share your

@@ -109,6 +109,29 @@ struct ActorOwnerTests {
     #expect(event.observerCount == 0)
   }
 
+  @Test("Contract: once the actor has gone, the next value releases the handler and what it captured",
+        .timeLimit(.minutes(1)))
+  func handlerReleasedAfterOwner() async {
+    let tracker = LifetimeTracker()
+    let (gone, deinitialized) = AsyncStream<Void>.makeStream()
+    let event = SharedEvent<Int>()
+    var log: ActorLog? = ActorLog(tracked: tracker.make { deinitialized.yield() })
+    var captured: Tracked? = tracker.make()
+    event.observe(with: log!) { [captured] log, value in
+      captured?.touch()
+      log.record("\(value)")
+    }
+    captured = nil
+    event.notifyObservers(1)
+    await log!.wait(for: 1)
+    log = nil
+    for await _ in gone { break }
+    #expect(tracker.liveCount == 1, "the handler still holds what it captured")
+    event.notifyObservers(2)
+    #expect(tracker.liveCount == 0, "the value that found the owner gone released the handler")
+    #expect(event.observerCount == 0)
+  }
+
   @Test("Contract: disposing an actor-owned subscription ends it")
   func disposeEnds() async {
     let event = SharedEvent<Int>()

@@ -13,7 +13,7 @@ struct DiagnosticsTests {
     await #expect(processExitsWith: .success) {
       final class Owner: Sendable {}
       func expectCount(_ expected: Int, _ what: String) {
-        precondition(Diagnostics.liveSubscriptionCount == expected, "\(what): \(Diagnostics.liveSubscriptionCount ?? -1)")
+        precondition(Diagnostics.liveSubscriptionCount == expected, "\(what): \(Diagnostics.liveSubscriptionCount)")
       }
       expectCount(0, "start")
       let event = ObservableEvent<Int>()

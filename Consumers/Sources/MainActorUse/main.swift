@@ -49,3 +49,7 @@ await libraryOnSharedHub()
 
 await observationModels()
 signUpForms()
+await downloaderReportsFromBackground()
+await actorOwnsSubscriptions()
+await searchAsYouType()
+await profileFollowsUserID()

@@ -88,22 +88,38 @@ package enum MainActorConformances {
       withoutActuallyEscaping(cast) { cast in
         // The pass waits below until the task is done, so `object`, `code` and `cast` are
         // used by one thread at a time: handed over to the main actor and back, never shared.
-        nonisolated(unsafe) let handover = (object, code, cast)
+        // The task lets go of them before it signals, as `withoutActuallyEscaping` requires.
+        nonisolated(unsafe) let handover = MainActorHandover(object: object, code: code, cast: cast)
         let done = DispatchSemaphore(value: 0)
-        nonisolated(unsafe) var conforms = false
         Task { @MainActor in
-          let (object, code, cast) = handover
-          if let observer = cast(object) {
-            conforms = true
-            code(observer)
-          }
+          handover.run()
           done.signal()
         }
         done.wait()
-        return conforms
+        return handover.conforms
       }
     }
     if !conforms { refused.insert(pair) }
+  }
+
+  /// What a pass hands to the main actor, and what it learns there.
+  private final class MainActorHandover<Observer> {
+    private var call: (object: AnyObject, code: (Observer) -> Void, cast: (AnyObject) -> Observer?)?
+    private(set) var conforms = false
+
+    init(object: AnyObject, code: @escaping (Observer) -> Void, cast: @escaping (AnyObject) -> Observer?) {
+      call = (object, code, cast)
+    }
+
+    /// Casts and calls, then drops the closures.
+    func run() {
+      guard let (object, code, cast) = call else { return }
+      call = nil
+      if let observer = cast(object) {
+        conforms = true
+        code(observer)
+      }
+    }
   }
 
   /// Forgets what the retries learnt, for the tests.

@@ -5,9 +5,12 @@ extension EventSource where Value: Sendable {
   /// for await score in game.scoreChanged.values { print(score) }
   /// ```
   ///
-  /// The subscription starts when the loop starts and ends when the loop ends, the task is
-  /// cancelled, or the iterator is released: no task and no continuation is left behind. A
-  /// property's sequence starts with its value at that moment. Values that arrive faster
+  /// The subscription starts when the loop starts (when it makes the iterator, not when
+  /// `values` is read) and ends when the loop ends, the task is cancelled, or the iterator
+  /// is released: no task and no continuation is left behind. Values notified before the
+  /// iterator is made are not in the sequence; to hear everything from a given point, call
+  /// `makeAsyncIterator()` there. A property's sequence starts with its value at that
+  /// moment. Values that arrive faster
   /// than the loop consumes them are buffered without limit; use
   /// ``values(bufferingPolicy:)`` to bound the buffer.
   public var values: EventValues<Value> {

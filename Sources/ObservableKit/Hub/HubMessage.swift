@@ -16,7 +16,8 @@
 /// another message's payload, and a wrong payload type is a compile error. Two messages
 /// with the same name and payload type are the same message, wherever they are declared,
 /// as `Notification.Name`s are; a hub is yours to scope, so names need only be unique among
-/// the messages of one hub.
+/// the messages of one hub. Debug builds print a warning when one name is declared with a
+/// second payload type, since such messages never meet.
 ///
 /// `Sendable` is part of the payload type: `HubMessage<[String: Any]>("userInfo")` and
 /// `HubMessage<[String: any Sendable]>("userInfo")` are two messages, although the runtime
@@ -59,6 +60,9 @@ public struct HubMessage<Payload>: Hashable, Sendable, CustomStringConvertible {
     hasher.combine(name)
     hasher.combine(ObjectIdentifier(Payload.self))
     keyHash = hasher.finalize()
+    #if DEBUG
+    HubMessageNameCheck.register(name: name, payload: Payload.self)
+    #endif
   }
 
   /// The hash of the channel key, computed once: a post hashes an `Int`, not the name.

@@ -108,7 +108,7 @@ public final class SharedEventHub: Sendable {
   }
 
   /// Registers `handler` for as long as `owner` is alive, passing the owner in; the handler
-  /// keeps the isolation of the caller. See ``SharedEventSource/observe(with:_:)``.
+  /// keeps the isolation of the caller. See `SharedEventSource.observe(with:_:)`.
   @discardableResult
   public func observe<Payload: Sendable, Owner: AnyObject & Sendable>(
     _ message: HubMessage<Payload>,

@@ -48,9 +48,8 @@ extension SharedEventSource {
 
 extension SharedProperty {
   /// Registers `handler` with the current value, then every later value, for as long as the
-  /// actor `owner` is alive, running it isolated to `owner`; see
-  /// ``SharedEventSource/observe(with:_:)-(Owner,_)``. ``unsubscribe(_:)`` with the owner ends
-  /// it too.
+  /// actor `owner` is alive, running it isolated to `owner`; see `observe(with:_:)` of
+  /// `SharedEventSource` with an actor owner. ``unsubscribe(_:)`` with the owner ends it too.
   @discardableResult
   public func observe<Owner: Actor>(
     with owner: Owner,
@@ -65,8 +64,8 @@ extension SharedProperty {
 
   /// Calls `block` with the new and the old value each time the property is set, for as
   /// long as the actor `observer` is alive, isolated to it; the owner, order and lifetime
-  /// rules are those of ``SharedEventSource/observe(with:_:)-(Owner,_)``. It does not hear
-  /// the current value.
+  /// rules are those of `observe(with:_:)` of `SharedEventSource` with an actor owner. It
+  /// does not hear the current value.
   ///
   /// - Returns: A disposable that ends this registration early; ``unsubscribe(_:)`` ends all
   ///   registrations of `observer` at once.
@@ -90,7 +89,7 @@ extension SharedProperty {
 extension SharedEventHub {
   /// Registers `handler` for every later post of `message` for as long as the actor `owner`
   /// is alive, running it isolated to `owner`; see
-  /// ``SharedEventSource/observe(with:_:)-(Owner,_)``.
+  /// `observe(with:_:)` of `SharedEventSource` with an actor owner.
   @discardableResult
   public func observe<Payload: Sendable, Owner: Actor>(
     _ message: HubMessage<Payload>,

@@ -121,19 +121,19 @@ example("A handler that disposes itself") {
 
 /*:
  In debug builds, `Diagnostics.liveSubscriptionCount` counts the subscriptions alive in the
- whole process (it is `nil` in release builds), so a test can check that a screen leaves none
- behind.
+ whole process (it stays 0 in release builds, where `Diagnostics.isCountingSubscriptions` is
+ false), so a test can check that a screen leaves none behind.
  */
 example("Counting live subscriptions") {
-  let before = Diagnostics.liveSubscriptionCount ?? 0
+  let before = Diagnostics.liveSubscriptionCount
   do {
     let bag = DisposeBag()
     let ticks = ObservableEvent<Int>()
     ticks.observe { _ in }.disposed(by: bag)
     ticks.map { $0 * 2 }.observe { _ in }.disposed(by: bag)
-    print("subscriptions added:", (Diagnostics.liveSubscriptionCount ?? 0) - before)
+    print("subscriptions added:", Diagnostics.liveSubscriptionCount - before)
   }
-  print("left behind once the bag has gone:", (Diagnostics.liveSubscriptionCount ?? 0) - before)
+  print("left behind once the bag has gone:", Diagnostics.liveSubscriptionCount - before)
 }
 
 //: [Next: properties](@next)

@@ -1,0 +1,37 @@
+import Dispatch
+import Observable
+
+// Flowduino-style protocol observers, as a new app writes them (issue 20's user code, with
+// the downloader renamed: SharedHub.swift has a `Downloader` actor). In a module whose
+// default isolation is the main actor, the protocol and the thread-safe class must say
+// `nonisolated`; the view stays on the main actor, and so does its conformance.
+
+nonisolated protocol DownloadObserver: AnyObject { func progressChanged(to percent: Int) }
+
+nonisolated final class FileDownloader: ObservableThreadSafeClass, @unchecked Sendable {
+  func report(_ p: Int) { withObservers { (o: DownloadObserver) in o.progressChanged(to: p) } }
+}
+
+final class ProgressView: DownloadObserver {
+  var shown: [Int] = []
+  // `@MainActor` here too: a conformance to a `nonisolated` protocol declared on the class
+  // would otherwise make the method nonisolated (the app-defaults module infers it).
+  func progressChanged(to p: Int) { shown.append(p) }
+}
+
+/// Reports once on the main actor and once from a background queue: the view hears both,
+/// on the main actor (the background pass waits for it), in order.
+func downloaderReportsFromBackground() async {
+  let downloader = FileDownloader()
+  let view = ProgressView()
+  downloader.addObserver(view)
+  downloader.report(10)  // main actor: delivered before report returns
+  print("downloader after main-actor report: \(view.shown)")
+  await withCheckedContinuation { (reported: CheckedContinuation<Void, Never>) in
+    DispatchQueue.global().async {
+      downloader.report(50)  // the view is called on the main actor before this returns
+      reported.resume()
+    }
+  }
+  print("downloader after background report: \(view.shown)")
+}
