@@ -134,7 +134,9 @@ for file in "$package"/CompileFail/*.swift; do
     fail "$name: compiles, but must fail with the errors its markers expect"
     continue
   fi
-  errors=$(grep -E ': error: ' <<<"$output" || true)
+  # An error inside a macro's expansion (such as #isolation's `nil` in nonisolated code) is
+  # reported in a generated buffer, with a note pointing at the case's line; it is left out.
+  errors=$(grep -E ': error: ' <<<"$output" | grep -v '/swift-generated-sources/@__swiftmacro' || true)
   others=$(unexpected_errors "$file" "$errors")
   # Line numbers, one per line: where the errors are, and where the file expects them.
   found=$(sed -nE 's/^[^:]*:([0-9]+):[0-9]+: error: .*/\1/p' <<<"$errors" | sort -un)

@@ -17,9 +17,10 @@ extension EventSource {
   /// The deadline is the arrival of the value on `clock`, plus `duration`, taken before the
   /// source's notification returns. Handlers run isolated to `isolation`: the actor of the
   /// code that applies the operator (the main actor in UI code), never on a timer's thread.
-  /// Applying it from nonisolated code is a compile error (`'nil' is not compatible with
-  /// expected argument type 'any Actor'`): there is no domain to deliver to; use
-  /// ``SharedEvent``, whose operators take an explicit actor.
+  /// Applying it from nonisolated code is a compile error ("call to actor-isolated instance
+  /// method 'debounce(for:clock:isolation:)' in a synchronous nonisolated context", and
+  /// "'nil' is not compatible with expected argument type 'any Actor'"): there is no domain
+  /// to deliver to. Use ``SharedEvent``, whose operators take an explicit actor.
   ///
   /// Each subscription has one timer and at most one task, which starts with the first
   /// value and waits on `clock`; no task is made per value. Disposing the subscription
