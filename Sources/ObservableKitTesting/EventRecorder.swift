@@ -11,10 +11,10 @@ import ObservableKit
 /// #expect(scores.values == [0, 10])
 /// ```
 ///
-/// - A source of the confined family (``ObservableKit/EventSource``) is recorded with a plain
+/// - A source of the confined family (`EventSource`) is recorded with a plain
 ///   `observe`, so values are recorded synchronously, in the source's domain, as its own
 ///   handlers run.
-/// - A source of the shared family (``ObservableKit/SharedEventSource``) is recorded with
+/// - A source of the shared family (`SharedEventSource`) is recorded with
 ///   `observeNonisolated`: on the notifying thread, before the notification returns, from
 ///   whichever thread or actor notifies.
 ///

@@ -2,7 +2,7 @@
 /// where a value arrives, and awaited by the subscription's one task.
 ///
 /// You need this protocol only to write a clock for tests. The time operators
-/// (``EventSource/debounce(for:clock:isolation:)`` and the others) ask a clock that adopts
+/// (`debounce(for:clock:isolation:)` and the others) ask a clock that adopts
 /// ``TimerDrivingClock`` for its timers; for any other clock they use a timer that sleeps
 /// with `Clock.sleep(until:tolerance:)`.
 ///

@@ -41,7 +41,7 @@ extension EventSource {
   ///
   /// Intervals follow one another exactly: the next starts at the previous one's deadline,
   /// not when its task woke. Where handlers run, and what disposing does, is as for
-  /// ``debounce(for:clock:isolation:)``; the value that opens an interval is delivered
+  /// `debounce(for:clock:isolation:)`; the value that opens an interval is delivered
   /// synchronously, before the source's notification returns.
   public func throttle<C: Clock>(
     for interval: C.Duration,
@@ -55,7 +55,7 @@ extension EventSource {
   /// Delivers each value `duration` after it arrived, in arrival order.
   ///
   /// Where handlers run, and what disposing does, is as for
-  /// ``debounce(for:clock:isolation:)``. Values still waiting when the source goes away are
+  /// `debounce(for:clock:isolation:)`. Values still waiting when the source goes away are
   /// delivered at their deadlines.
   public func delay<C: Clock>(
     for duration: C.Duration,

@@ -1,7 +1,7 @@
 @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
 extension SharedEventSource {
   /// Delivers a value once `duration` has passed without another value; see
-  /// ``EventSource/debounce(for:clock:isolation:)``.
+  /// `debounce(for:clock:isolation:)`.
   ///
   /// The timer's deliveries run isolated to `isolation`: by default the actor of the code
   /// that applies the operator (from nonisolated code that is a compile error), or any
@@ -19,7 +19,7 @@ extension SharedEventSource {
 
   /// Delivers the first value at once (on the notifying thread), then at most one per
   /// `interval`, at each interval's end, on `isolation`; see
-  /// ``EventSource/throttle(for:clock:latest:isolation:)``.
+  /// `throttle(for:clock:latest:isolation:)`.
   public func throttle<C: Clock>(
     for interval: C.Duration,
     clock: C = ContinuousClock(),
@@ -30,7 +30,7 @@ extension SharedEventSource {
   }
 
   /// Delivers each value `duration` after it arrived, in arrival order, on `isolation`; see
-  /// ``EventSource/delay(for:clock:isolation:)``.
+  /// `delay(for:clock:isolation:)`.
   public func delay<C: Clock>(
     for duration: C.Duration,
     clock: C = ContinuousClock(),
