@@ -8,7 +8,7 @@
  own: observing the end of a chain observes its source, and disposing that one
  subscription releases the whole chain.
 
- [Next: owner-bound observation](@next)
+ [Next: time operators](@next)
  */
 import ObservableKit
 
@@ -86,4 +86,4 @@ example("removeDuplicates on a property") {
   token.dispose()
 }
 
-//: [Next: owner-bound observation](@next)
+//: [Next: time operators](@next)
