@@ -64,6 +64,8 @@ final class TimedRelay<Rule: TimeRule>: DeadlineHandling {
     self.handler = handler
   }
 
+  /// The rule decides under the lock, and arms the timer there, so that deadlines reach the
+  /// timer in the order the rule made them; the handler runs after the lock is dropped.
   func arrive(_ value: Rule.Value, at now: Rule.Instant, arming loop: TimerLoop<Rule.Instant>) {
     let deliver = rule.withLock { rule in
       let (deliver, deadline) = rule.arrive(value, at: now)
@@ -84,7 +86,10 @@ final class TimedRelay<Rule: TimeRule>: DeadlineHandling {
 }
 
 /// The shared family's relay: the same, with a `@Sendable` handler, so values may arrive on
-/// any thread.
+/// any thread. Between the rule's decision and the handler's call the lock is dropped: a
+/// throttle's opening value (on the notifying thread) and a deadline's value (on the
+/// operator's actor) may then reach `observeNonisolated` handlers concurrently, as values
+/// notified from two threads do; `observe` handlers are serialized by their own delivery.
 @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
 final class SharedTimedRelay<Rule: TimeRule & Sendable>: DeadlineHandling, Sendable where Rule.Value: Sendable {
   private let rule: Locked<Rule>
@@ -155,19 +160,20 @@ final class TimerLoop<Instant: InstantProtocol>: Disposable {
   /// lock held, so deadlines reach the timer in the order the rule decided them; it takes
   /// only this loop's and the timer's locks, and runs no user code.
   func arm(at deadline: Instant) {
-    let start = state.withLock { state -> Fire? in
-      guard !state.isDisposed else { return nil }
+    state.withLock { state in
+      guard !state.isDisposed else { return }
       state.isArmed = true
       timer.arm(at: deadline)
-      guard state.task == nil, let fire = state.fire else { return nil }
+      guard state.task == nil, let fire = state.fire else { return }
+      // The task holds the loop until it ends (dispose, or the source's end), then lets go.
       state.task = Task { [timer, target] in
         await Self.run(isolation: target, timer: timer, loop: self, fire: fire)
       }
-      return nil
     }
-    _ = start
   }
 
+  /// The subscription's one task: isolated to `isolation` throughout, so each `fire` runs
+  /// there with no hop of its own; it awaits the timer between deadlines.
   private static func run(isolation: isolated any Actor, timer: any ClockTimer<Instant>, loop: TimerLoop, fire: Fire) async {
     while let deadline = await timer.next() {
       loop.state.withLock { $0.isArmed = false }
@@ -188,15 +194,20 @@ final class TimerLoop<Instant: InstantProtocol>: Disposable {
     if idle { end() }
   }
 
+  /// Cancels the timer and releases the fire closure and the relay; what they capture is
+  /// released here, outside the locks.
   private func end() {
-    let fire = state.withLock { state in
+    let (fire, task) = state.withLock { state in
       state.isDisposed = true
-      defer { state.fire = nil }
-      return state.fire
+      defer {
+        state.fire = nil
+        state.task = nil
+      }
+      return (state.fire, state.task)
     }
     timer.cancel()
     onEnd()
-    withExtendedLifetime(fire) {}
+    withExtendedLifetime((fire, task)) {}
   }
 
   func dispose() {
