@@ -65,6 +65,8 @@ public final class EventRecorder<Value> {
     recorded.withLock { $0.append(value) }
     let satisfied = progress.withLock { progress -> [CheckedContinuation<Void, any Error>] in
       progress.count += 1
+      // Nothing waits, most of the time: no filtering, so no allocation per value.
+      if progress.waiters.isEmpty { return [] }
       let count = progress.count
       let done = progress.waiters.filter { $0.value.count <= count }
       for id in done.keys { progress.waiters[id] = nil }
