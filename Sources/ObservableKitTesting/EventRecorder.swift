@@ -25,24 +25,29 @@ import ObservableKit
 ///
 /// The recorder holds its subscription until ``dispose()`` or its deinit.
 public final class EventRecorder<Value> {
-  private struct Waiter {
-    let count: Int
-    let continuation: CheckedContinuation<Void, any Error>
+  @usableFromInline
+  struct Waiter: Sendable {
+    @usableFromInline let count: Int
+    @usableFromInline let continuation: CheckedContinuation<Void, any Error>
   }
 
-  private struct Progress {
-    var count = 0
-    var nextID = 0
-    var waiters: [Int: Waiter] = [:]
+  @usableFromInline
+  struct Progress: Sendable {
+    @usableFromInline var count = 0
+    @usableFromInline var nextID = 0
+    @usableFromInline var waiters: [Int: Waiter] = [:]
   }
 
-  private let recorded = Locked<[Value]>([])
-  private let progress = Locked(Progress())
-  private let token = RecordingToken()
+  // The recording path is inlinable, so that it is specialized for the value type where
+  // `record()` is called.
+  @usableFromInline let recorded = Locked<[Value]>([])
+  @usableFromInline let progress = Locked(Progress())
+  @usableFromInline let token = RecordingToken()
 
   /// Where `record()` was called, `fileID:line`.
   public let site: String
 
+  @usableFromInline
   init(site: String) {
     self.site = site
   }
@@ -56,11 +61,13 @@ public final class EventRecorder<Value> {
     for waiter in waiters.values { waiter.continuation.resume(throwing: CancellationError()) }
   }
 
+  @usableFromInline
   func attach(_ subscription: any Disposable) {
     token.fill(subscription)
   }
 
   /// Appends one delivered value, and wakes the waits it satisfies.
+  @inlinable
   func append(_ value: Value) {
     recorded.withLock { $0.append(value) }
     let satisfied = progress.withLock { progress -> [CheckedContinuation<Void, any Error>] in
@@ -164,6 +171,7 @@ public struct RecorderTimeout: Error, CustomStringConvertible {
 extension EventSource {
   /// Records every value this source delivers from now on (a property's current value
   /// first), synchronously, in the source's domain; see ``EventRecorder``.
+  @inlinable
   public func record(fileID: String = #fileID, line: Int = #line) -> EventRecorder<Value> {
     let recorder = EventRecorder<Value>(site: "\(fileID):\(line)")
     recorder.attach(observe { [weak recorder] in recorder?.append($0) })
@@ -176,6 +184,7 @@ extension SharedEventSource {
   /// Records every value this source delivers from now on (a property's current value
   /// first), on the notifying thread, before the notification returns; see
   /// ``EventRecorder``.
+  @inlinable
   public func record(fileID: String = #fileID, line: Int = #line) -> EventRecorder<Value> {
     let recorder = EventRecorder<Value>(site: "\(fileID):\(line)")
     recorder.attach(observeNonisolated { [weak recorder] in recorder?.append($0) })
@@ -186,13 +195,19 @@ extension SharedEventSource {
 
 extension EventRecorder {
   /// The recorder's subscription, for the leak check.
+  @usableFromInline
   var subscriptionProbe: any Disposable { token }
 }
 
 /// The recorder's subscription: disposes it once, and at once if it comes after a dispose.
+@usableFromInline
 final class RecordingToken: Disposable {
   private let state = Locked<(token: (any Disposable)?, isDisposed: Bool)>((nil, false))
 
+  @usableFromInline
+  init() {}
+
+  @usableFromInline
   func fill(_ token: any Disposable) {
     let disposeNow = state.withLock { state in
       if state.isDisposed { return true }
@@ -202,6 +217,7 @@ final class RecordingToken: Disposable {
     if disposeNow { token.dispose() }
   }
 
+  @usableFromInline
   func dispose() {
     let token = state.withLock { state in
       state.isDisposed = true
@@ -211,5 +227,6 @@ final class RecordingToken: Disposable {
     token?.dispose()
   }
 
+  @usableFromInline
   var isDisposed: Bool { state.withLock { $0.isDisposed } }
 }

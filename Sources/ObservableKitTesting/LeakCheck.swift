@@ -59,6 +59,7 @@ public final class LeakCheck: Sendable {
     track(subscription, name, site: "\(fileID):\(line)")
   }
 
+  @usableFromInline
   func track(_ subscription: any Disposable, _ name: String, site: String) {
     add(Entry(name: name, site: site, isAlive: { !subscription.isDisposed }))
   }

@@ -26,6 +26,7 @@ extension EventSource {
   /// value and waits on `clock`; no task is made per value. Disposing the subscription
   /// cancels the timer and releases the chain. A value still waiting when the source goes
   /// away is delivered at its deadline; then the subscription ends.
+  @inlinable
   public func debounce<C: Clock>(
     for duration: C.Duration,
     clock: C = ContinuousClock(),
@@ -43,6 +44,7 @@ extension EventSource {
   /// not when its task woke. Where handlers run, and what disposing does, is as for
   /// `debounce(for:clock:isolation:)`; the value that opens an interval is delivered
   /// synchronously, before the source's notification returns.
+  @inlinable
   public func throttle<C: Clock>(
     for interval: C.Duration,
     clock: C = ContinuousClock(),
@@ -57,6 +59,7 @@ extension EventSource {
   /// Where handlers run, and what disposing does, is as for
   /// `debounce(for:clock:isolation:)`. Values still waiting when the source goes away are
   /// delivered at their deadlines.
+  @inlinable
   public func delay<C: Clock>(
     for duration: C.Duration,
     clock: C = ContinuousClock(),
@@ -67,6 +70,7 @@ extension EventSource {
 
   /// One subscription of a time operator: values arrive synchronously (the deadline is
   /// taken there), the timer's task runs the rest isolated to `isolation`.
+  @inlinable
   func timed<C: Clock, Rule: TimeRule>(
     clock: C,
     isolation: any Actor,
@@ -75,8 +79,10 @@ extension EventSource {
     ReadOnlyEvent { handler in
       let relay = TimedRelay(makeRule(), handler: handler)
       let box = ActorBound<any DeadlineHandling<C.Instant>>(relay, owner: isolation)
+      let (timer, armTimer) = clock.makeOperatorTimer()
       let loop = TimerLoop(
-        timer: clock.makeOperatorTimer(),
+        timer: timer,
+        armTimer: armTimer,
         target: isolation,
         fire: { isolation, deadline, loop in box.withValue(isolation) { $0.fire(at: deadline, arming: loop) } },
         onEnd: { box.clear() }

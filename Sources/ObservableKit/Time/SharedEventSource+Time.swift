@@ -9,6 +9,7 @@ extension SharedEventSource {
   /// ``SharedEventSource/observe(_:)`` then keeps its own isolation as always; one
   /// registered with ``SharedEventSource/observeNonisolated(_:)`` runs on that actor. Values
   /// may arrive from any thread; the deadline is taken when each arrives.
+  @inlinable
   public func debounce<C: Clock>(
     for duration: C.Duration,
     clock: C = ContinuousClock(),
@@ -20,6 +21,7 @@ extension SharedEventSource {
   /// Delivers the first value at once (on the notifying thread), then at most one per
   /// `interval`, at each interval's end, on `isolation`; see
   /// `throttle(for:clock:latest:isolation:)`.
+  @inlinable
   public func throttle<C: Clock>(
     for interval: C.Duration,
     clock: C = ContinuousClock(),
@@ -31,6 +33,7 @@ extension SharedEventSource {
 
   /// Delivers each value `duration` after it arrived, in arrival order, on `isolation`; see
   /// `delay(for:clock:isolation:)`.
+  @inlinable
   public func delay<C: Clock>(
     for duration: C.Duration,
     clock: C = ContinuousClock(),
@@ -39,6 +42,7 @@ extension SharedEventSource {
     timed(clock: clock, isolation: isolation) { DelayRule(duration: duration) }
   }
 
+  @inlinable
   func timed<C: Clock, Rule: TimeRule & Sendable>(
     clock: C,
     isolation: any Actor,
@@ -47,8 +51,10 @@ extension SharedEventSource {
     SharedReadOnlyEvent { handler in
       let relay = SharedTimedRelay(makeRule(), handler: handler)
       let box = ActorBound<any DeadlineHandling<C.Instant>>(relay, owner: isolation)
+      let (timer, armTimer) = clock.makeOperatorTimer()
       let loop = TimerLoop(
-        timer: clock.makeOperatorTimer(),
+        timer: timer,
+        armTimer: armTimer,
         target: isolation,
         fire: { isolation, deadline, loop in box.withValue(isolation) { $0.fire(at: deadline, arming: loop) } },
         onEnd: { box.clear() }
