@@ -141,19 +141,27 @@ final class SharedTimedRelay<Rule: TimeRule & Sendable>: DeadlineHandling, Senda
 final class TimerLoop<Instant: InstantProtocol>: Disposable {
   @usableFromInline typealias Fire = @Sendable (isolated any Actor, Instant, TimerLoop) -> Void
 
+  /// What the task needs and what ends the subscription's hold on its domain. Released at
+  /// the end (dispose, or the source's end): `target` is often the actor that holds this
+  /// subscription's token, so keeping it would make a cycle.
+  private struct Parts {
+    let fire: Fire
+    let target: any Actor
+    let onEnd: @Sendable () -> Void
+  }
+
   private let timer: any ClockTimer<Instant>
   private let armTimer: @Sendable (Instant) -> Void
-  private let target: any Actor
-  // Not generic, so that the arrival path looks up no generic metadata; `fire` is in a lock
-  // of its own, touched only when the task starts and at the end.
+  // Not generic, so that the arrival path looks up no generic metadata; `parts` is in a
+  // lock of its own, touched only when the task starts and at the end.
   private let state = Locked(TimerLoopState())
-  private let fire: Locked<Fire?>
+  private let parts: Locked<Parts?>
   private let upstream = DisposableSlot()
-  private let onEnd: @Sendable () -> Void
 
   /// - Parameters:
   ///   - armTimer: Arms `timer`; made where the clock's type is known, so that it is
   ///     specialized (the arrival path's cost).
+  ///   - target: The actor the task runs on.
   ///   - fire: Runs the handlers for one deadline, isolated to `target`.
   ///   - onEnd: Releases what the subscription holds in its domain (the relay's box).
   @usableFromInline
@@ -166,9 +174,7 @@ final class TimerLoop<Instant: InstantProtocol>: Disposable {
   ) {
     self.timer = timer
     self.armTimer = armTimer
-    self.target = target
-    self.onEnd = onEnd
-    self.fire = Locked(fire)
+    parts = Locked(Parts(fire: fire, target: target, onEnd: onEnd))
   }
 
   /// Connects the upstream subscription.
@@ -195,9 +201,9 @@ final class TimerLoop<Instant: InstantProtocol>: Disposable {
   /// Starts the task at the first deadline. The task holds the loop until it ends (dispose,
   /// or the source's end), then lets go.
   private func startTask() {
-    fire.withLock { fire in
-      guard let fire else { return }
-      let task = Task { [timer, target] in
+    parts.withLock { parts in
+      guard let parts else { return }
+      let task = Task { [timer, fire = parts.fire, target = parts.target] in
         await Self.run(isolation: target, timer: timer, loop: self, fire: fire)
       }
       state.withLock { $0.task = task }
@@ -234,13 +240,13 @@ final class TimerLoop<Instant: InstantProtocol>: Disposable {
       defer { state.task = nil }
       return state.task
     }
-    let fire = fire.withLock { fire in
-      defer { fire = nil }
-      return fire
+    let parts = parts.withLock { parts in
+      defer { parts = nil }
+      return parts
     }
     timer.cancel()
-    onEnd()
-    withExtendedLifetime((fire, task)) {}
+    parts?.onEnd()
+    withExtendedLifetime((parts, task)) {}
   }
 
   @usableFromInline
