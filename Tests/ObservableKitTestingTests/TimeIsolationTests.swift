@@ -91,3 +91,29 @@ struct TimeIsolationTests {
     #expect(recorder.values == [2])
   }
 }
+
+@Suite("Time operators: the shared family under concurrent notifications")
+struct SharedTimeConcurrencyTests {
+  @MainActor
+  @Test func concurrentValuesSettleToOneDebouncedValue() async {
+    let clock = ManualClock()
+    let event = SharedEvent<Int>()
+    let debounced = event.debounce(for: .seconds(1), clock: clock).record()
+    let throttled = event.throttle(for: .seconds(1), clock: clock, latest: true).record()
+    await withTaskGroup(of: Void.self) { group in
+      for thread in 0..<4 {
+        group.addTask {
+          for value in 0..<200 { event.notifyObservers(thread * 1_000 + value) }
+        }
+      }
+    }
+    #expect(debounced.values.isEmpty)
+    #expect(throttled.values.count == 1)  // the interval's opening value, at once
+    await clock.advance(by: .seconds(1))
+    #expect(debounced.values.count == 1)
+    #expect(throttled.values.count == 2)  // and the latest of the interval, at its end
+    await clock.advance(by: .seconds(5))
+    #expect(debounced.values.count == 1)
+    #expect(throttled.values.count == 2)
+  }
+}
