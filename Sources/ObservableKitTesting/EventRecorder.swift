@@ -103,6 +103,7 @@ public final class EventRecorder<Value> {
   /// It waits for the deliveries themselves (it resumes when the value that reaches
   /// `count` is recorded), so a test never sleeps or yields in a loop; `timeout` only
   /// bounds a failure.
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
   public func waitForValues(
     count: Int,
     timeout: Duration = .seconds(5),
@@ -113,6 +114,7 @@ public final class EventRecorder<Value> {
     try await Self.wait(for: count, in: progress, timeout: timeout, at: "\(fileID):\(line)", recordedAt: site)
   }
 
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
   private static func wait(
     for target: Int,
     in progress: Locked<Progress>,
@@ -150,6 +152,7 @@ public final class EventRecorder<Value> {
 extension EventRecorder: @unchecked Sendable where Value: Sendable {}
 
 /// A recorder's wait that ran out of time: what it waited for, what came, and where.
+@available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
 public struct RecorderTimeout: Error, CustomStringConvertible {
   /// How many values the wait expected in all.
   public let expected: Int

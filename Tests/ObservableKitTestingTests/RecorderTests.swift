@@ -6,6 +6,7 @@ import Testing
 @Suite("record() and the leak check")
 struct RecorderTests {
   @MainActor
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
   @Test func recordsAnEventAndAPropertySynchronously() {
     let event = ObservableEvent<Int>()
     let property = Property("a")
@@ -19,6 +20,7 @@ struct RecorderTests {
   }
 
   @MainActor
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
   @Test func recordsTheSharedFamilyOnTheNotifyingThread() {
     let event = SharedEvent<Int>()
     let property = SharedProperty(0)
@@ -30,6 +32,7 @@ struct RecorderTests {
     #expect(values.values == [0, 2])
   }
 
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
   @Test func waitsForValuesDeliveredFromAnotherTask() async throws {
     let event = SharedEvent<Int>()
     let recorder = event.record()
@@ -42,6 +45,7 @@ struct RecorderTests {
   }
 
   @MainActor
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
   @Test func waitsForMainActorDeliveries() async throws {
     let event = SharedEvent<Int>()
     var heard: [Int] = []
@@ -57,6 +61,7 @@ struct RecorderTests {
     token.dispose()
   }
 
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
   @Test func aWaitThatRunsOutOfTimeNamesBothSites() async throws {
     let event = SharedEvent<Int>()
     let recorder = event.record()
@@ -72,6 +77,7 @@ struct RecorderTests {
     }
   }
 
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
   @Test func disposingARecorderEndsItsSubscription() {
     let event = SharedEvent<Int>()
     var recorder: EventRecorder<Int>? = event.record()
@@ -84,6 +90,7 @@ struct RecorderTests {
     #expect(!event.isObserved)
   }
 
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
   @Test func aLeakCheckNamesTheSurvivorsAndWhereTheyCameFrom() async throws {
     final class Model: Sendable {}
     let kept = Model()
@@ -104,6 +111,7 @@ struct RecorderTests {
     keptRecorder?.dispose()
   }
 
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
   @Test func aLeakCheckPassesWhenEverythingWent() async throws {
     let event = SharedEvent<Int>()
     try await withLeakCheck { leaks in

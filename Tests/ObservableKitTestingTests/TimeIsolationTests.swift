@@ -4,6 +4,7 @@ import Testing
 
 /// A model confined to its own actor, as server code writes it: the debounced handler runs
 /// on that actor and changes its state with no hop written by the user.
+@available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
 private actor Indexer {
   let changes = ObservableEvent<String>()
   private(set) var indexed: [String] = []
@@ -32,6 +33,7 @@ private actor Indexer {
 }
 
 /// A clock that only sleeps: the time operators then use their generic sleeping timer.
+@available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
 private struct SleepOnlyClock: Clock {
   let base: ManualClock
   var now: ManualClock.Instant { base.now }
@@ -43,6 +45,7 @@ private struct SleepOnlyClock: Clock {
 
 @Suite("Time operators: isolation and clocks")
 struct TimeIsolationTests {
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
   @Test func aConfinedOperatorRunsItsHandlerOnTheActorThatAppliedIt() async {
     let clock = ManualClock()
     let indexer = Indexer()
@@ -54,6 +57,7 @@ struct TimeIsolationTests {
     await indexer.stop()
   }
 
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
   @Test func aSharedOperatorTakesAnExplicitActor() async throws {
     let clock = ManualClock()
     let event = SharedEvent<Int>()
@@ -67,6 +71,7 @@ struct TimeIsolationTests {
   }
 
   @MainActor
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
   @Test func theSleepingTimerSleepsAgainWhenTheDeadlineMoved() async throws {
     let manual = ManualClock()
     let event = ObservableEvent<Int>()
@@ -82,6 +87,7 @@ struct TimeIsolationTests {
   }
 
   @MainActor
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
   @Test func continuousClockByDefault() async throws {
     let event = ObservableEvent<Int>()
     let recorder = event.debounce(for: .milliseconds(10)).record()
@@ -95,6 +101,7 @@ struct TimeIsolationTests {
 @Suite("Time operators: the shared family under concurrent notifications")
 struct SharedTimeConcurrencyTests {
   @MainActor
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
   @Test func concurrentValuesSettleToOneDebouncedValue() async {
     let clock = ManualClock()
     let event = SharedEvent<Int>()
