@@ -30,6 +30,7 @@ let package = Package(
         "BenchmarkSupport",
         .product(name: "ObservableKit", package: "ObservableKit"),
         .product(name: "Observable", package: "ObservableKit"),
+        .product(name: "ObservableKitTesting", package: "ObservableKit"),
         .product(name: "OpenCombine", package: "OpenCombine"),
         .product(name: "Benchmark", package: "benchmark"),
       ],
@@ -44,6 +45,7 @@ let package = Package(
         "BenchmarkSupport",
         .product(name: "ObservableKit", package: "ObservableKit"),
         .product(name: "Observable", package: "ObservableKit"),
+        .product(name: "ObservableKitTesting", package: "ObservableKit"),
         .product(name: "OpenCombine", package: "OpenCombine"),
       ],
       path: "Tools/InstructionCounts"

@@ -54,6 +54,10 @@ rows=(
   "S11 hub post 10 obs|hub-10|5000|10|ObservableKit NotificationCenter Baseline"
   "S11 hub post 10 obs from sender|hubsender-10|5000|10|ObservableKit NotificationCenter Baseline"
   "S11 hub post 1 obs no payload|hubvoid-1|50000|1|ObservableKit NotificationCenter Baseline"
+  # Scenarios 12 and 13: no OpenCombine row (Combine's debounce needs a scheduler of
+  # Foundation's, and a recorder is test code); the peer is the baseline.
+  "S12 debounce arrival|debounce|50000|1|ObservableKit Baseline"
+  "S13 record|record|50000|1|ObservableKit Baseline"
 )
 
 results="$work/results.tsv"

@@ -11,10 +11,10 @@ import ObservableKit
 /// #expect(scores.values == [0, 10])
 /// ```
 ///
-/// - A source of the confined family (``ObservableKit/EventSource``) is recorded with a plain
+/// - A source of the confined family (`EventSource`) is recorded with a plain
 ///   `observe`, so values are recorded synchronously, in the source's domain, as its own
 ///   handlers run.
-/// - A source of the shared family (``ObservableKit/SharedEventSource``) is recorded with
+/// - A source of the shared family (`SharedEventSource`) is recorded with
 ///   `observeNonisolated`: on the notifying thread, before the notification returns, from
 ///   whichever thread or actor notifies.
 ///
@@ -25,24 +25,29 @@ import ObservableKit
 ///
 /// The recorder holds its subscription until ``dispose()`` or its deinit.
 public final class EventRecorder<Value> {
-  private struct Waiter {
-    let count: Int
-    let continuation: CheckedContinuation<Void, any Error>
+  @usableFromInline
+  struct Waiter: Sendable {
+    @usableFromInline let count: Int
+    @usableFromInline let continuation: CheckedContinuation<Void, any Error>
   }
 
-  private struct Progress {
-    var count = 0
-    var nextID = 0
-    var waiters: [Int: Waiter] = [:]
+  @usableFromInline
+  struct Progress: Sendable {
+    @usableFromInline var count = 0
+    @usableFromInline var nextID = 0
+    @usableFromInline var waiters: [Int: Waiter] = [:]
   }
 
-  private let recorded = Locked<[Value]>([])
-  private let progress = Locked(Progress())
-  private let token = RecordingToken()
+  // The recording path is inlinable, so that it is specialized for the value type where
+  // `record()` is called.
+  @usableFromInline let recorded = Locked<[Value]>([])
+  @usableFromInline let progress = Locked(Progress())
+  @usableFromInline let token = RecordingToken()
 
   /// Where `record()` was called, `fileID:line`.
   public let site: String
 
+  @usableFromInline
   init(site: String) {
     self.site = site
   }
@@ -56,15 +61,19 @@ public final class EventRecorder<Value> {
     for waiter in waiters.values { waiter.continuation.resume(throwing: CancellationError()) }
   }
 
+  @usableFromInline
   func attach(_ subscription: any Disposable) {
     token.fill(subscription)
   }
 
   /// Appends one delivered value, and wakes the waits it satisfies.
+  @inlinable
   func append(_ value: Value) {
     recorded.withLock { $0.append(value) }
     let satisfied = progress.withLock { progress -> [CheckedContinuation<Void, any Error>] in
       progress.count += 1
+      // Nothing waits, most of the time: no filtering, so no allocation per value.
+      if progress.waiters.isEmpty { return [] }
       let count = progress.count
       let done = progress.waiters.filter { $0.value.count <= count }
       for id in done.keys { progress.waiters[id] = nil }
@@ -94,6 +103,7 @@ public final class EventRecorder<Value> {
   /// It waits for the deliveries themselves (it resumes when the value that reaches
   /// `count` is recorded), so a test never sleeps or yields in a loop; `timeout` only
   /// bounds a failure.
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
   public func waitForValues(
     count: Int,
     timeout: Duration = .seconds(5),
@@ -104,6 +114,7 @@ public final class EventRecorder<Value> {
     try await Self.wait(for: count, in: progress, timeout: timeout, at: "\(fileID):\(line)", recordedAt: site)
   }
 
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
   private static func wait(
     for target: Int,
     in progress: Locked<Progress>,
@@ -141,6 +152,7 @@ public final class EventRecorder<Value> {
 extension EventRecorder: @unchecked Sendable where Value: Sendable {}
 
 /// A recorder's wait that ran out of time: what it waited for, what came, and where.
+@available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
 public struct RecorderTimeout: Error, CustomStringConvertible {
   /// How many values the wait expected in all.
   public let expected: Int
@@ -162,6 +174,7 @@ public struct RecorderTimeout: Error, CustomStringConvertible {
 extension EventSource {
   /// Records every value this source delivers from now on (a property's current value
   /// first), synchronously, in the source's domain; see ``EventRecorder``.
+  @inlinable
   public func record(fileID: String = #fileID, line: Int = #line) -> EventRecorder<Value> {
     let recorder = EventRecorder<Value>(site: "\(fileID):\(line)")
     recorder.attach(observe { [weak recorder] in recorder?.append($0) })
@@ -174,6 +187,7 @@ extension SharedEventSource {
   /// Records every value this source delivers from now on (a property's current value
   /// first), on the notifying thread, before the notification returns; see
   /// ``EventRecorder``.
+  @inlinable
   public func record(fileID: String = #fileID, line: Int = #line) -> EventRecorder<Value> {
     let recorder = EventRecorder<Value>(site: "\(fileID):\(line)")
     recorder.attach(observeNonisolated { [weak recorder] in recorder?.append($0) })
@@ -184,13 +198,19 @@ extension SharedEventSource {
 
 extension EventRecorder {
   /// The recorder's subscription, for the leak check.
+  @usableFromInline
   var subscriptionProbe: any Disposable { token }
 }
 
 /// The recorder's subscription: disposes it once, and at once if it comes after a dispose.
+@usableFromInline
 final class RecordingToken: Disposable {
   private let state = Locked<(token: (any Disposable)?, isDisposed: Bool)>((nil, false))
 
+  @usableFromInline
+  init() {}
+
+  @usableFromInline
   func fill(_ token: any Disposable) {
     let disposeNow = state.withLock { state in
       if state.isDisposed { return true }
@@ -200,6 +220,7 @@ final class RecordingToken: Disposable {
     if disposeNow { token.dispose() }
   }
 
+  @usableFromInline
   func dispose() {
     let token = state.withLock { state in
       state.isDisposed = true
@@ -209,5 +230,6 @@ final class RecordingToken: Disposable {
     token?.dispose()
   }
 
+  @usableFromInline
   var isDisposed: Bool { state.withLock { $0.isDisposed } }
 }

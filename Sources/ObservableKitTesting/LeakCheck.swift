@@ -20,7 +20,7 @@ import ObservableKit
 ///
 /// Inside ``withLeakCheck(fileID:line:isolation:_:)`` the check is ``current`` for the task,
 /// and every `record()` registers its subscription with it, with the line that called
-/// `record()`. Other subscriptions are tracked with ``track(_:_:fileID:line:)-(Disposable,_,_,_)``.
+/// `record()`. Other subscriptions are tracked with `track(_:_:fileID:line:)`.
 public final class LeakCheck: Sendable {
   /// One thing the check found alive.
   public struct Survivor: Sendable, CustomStringConvertible {
@@ -59,6 +59,7 @@ public final class LeakCheck: Sendable {
     track(subscription, name, site: "\(fileID):\(line)")
   }
 
+  @usableFromInline
   func track(_ subscription: any Disposable, _ name: String, site: String) {
     add(Entry(name: name, site: site, isAlive: { !subscription.isDisposed }))
   }

@@ -23,7 +23,7 @@ import ObservableKit
 /// ``now`` stepped to each deadline as it fired, so a timer armed by a handler at that
 /// time is due relative to it, and fires in the same advance when it falls within it.
 /// A test needs no sleep and no `Task.yield()`: the clock hands each deadline to the timer's
-/// task and waits until the task says its handlers ran (``TimerDrivingClock``).
+/// task and waits until the task says its handlers ran (`TimerDrivingClock`).
 ///
 /// Handlers run where their operator says: isolated to the actor the operator captured. A
 /// handler that itself enqueues work elsewhere (a shared event's `observe` from another
@@ -149,7 +149,7 @@ public final class ManualClock: TimerDrivingClock, Sendable {
     }
   }
 
-  /// A timer for one subscription of a time operator; see ``TimerDrivingClock``.
+  /// A timer for one subscription of a time operator; see `TimerDrivingClock`.
   public func makeTimer() -> any ClockTimer<Instant> {
     let id = state.withLock { state in
       defer { state.nextID += 1 }

@@ -6,6 +6,7 @@ import Testing
 @MainActor
 @Suite("Time operators on the main actor, driven by ManualClock")
 struct TimeOperatorTests {
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
   @Test func debounceDeliversTheLastValueOfABurst() async {
     let clock = ManualClock()
     let query = ObservableEvent<String>()
@@ -21,6 +22,7 @@ struct TimeOperatorTests {
     #expect(searches.values == ["sw"])
   }
 
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
   @Test func debounceTakesTheDeadlineWhenTheValueArrives() async {
     let clock = ManualClock()
     let event = ObservableEvent<Int>()
@@ -33,6 +35,7 @@ struct TimeOperatorTests {
     #expect(recorder.values == [1])
   }
 
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
   @Test func debounceHandlerRunsOnTheMainActor() async {
     let clock = ManualClock()
     let event = ObservableEvent<Int>()
@@ -47,6 +50,7 @@ struct TimeOperatorTests {
     token.dispose()
   }
 
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
   @Test func throttleLatestSendsTheFirstAtOnceThenTheLatestOfEachInterval() async {
     let clock = ManualClock()
     let event = ObservableEvent<Int>()
@@ -67,6 +71,7 @@ struct TimeOperatorTests {
     #expect(recorder.values == [1, 3, 4, 5])
   }
 
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
   @Test func throttleFirstKeepsTheFirstValueOfEachInterval() async {
     let clock = ManualClock()
     let event = ObservableEvent<Int>()
@@ -78,6 +83,7 @@ struct TimeOperatorTests {
     #expect(recorder.values == [1, 2])
   }
 
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
   @Test func throttleIntervalsFollowEachOtherExactly() async {
     let clock = ManualClock()
     let event = ObservableEvent<Int>()
@@ -91,6 +97,7 @@ struct TimeOperatorTests {
     #expect(recorder.values == [1, 2, 3])
   }
 
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
   @Test func delayKeepsOrderAndSpacing() async {
     let clock = ManualClock()
     let event = ObservableEvent<Int>()
@@ -104,6 +111,7 @@ struct TimeOperatorTests {
     #expect(recorder.values == [1, 2])
   }
 
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
   @Test func advanceFiresTimersOfSeveralSubscriptionsInDeadlineOrder() async {
     let clock = ManualClock()
     let event = ObservableEvent<Int>()
@@ -117,6 +125,7 @@ struct TimeOperatorTests {
     for token in [slow, fast, middle] { token.dispose() }
   }
 
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
   @Test func disposeCancelsTheTimerAndReleasesTheChain() async {
     let clock = ManualClock()
     let tracker = LifetimeTracker()
@@ -140,6 +149,7 @@ struct TimeOperatorTests {
     #expect(heard == [])
   }
 
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
   @Test func aWaitingValueIsDeliveredAfterTheSourceGoes() async {
     let clock = ManualClock()
     var event: ObservableEvent<Int>? = ObservableEvent<Int>()
@@ -151,6 +161,7 @@ struct TimeOperatorTests {
     #expect(clock.pendingCount == 0)
   }
 
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
   @Test func propertyDebounceHoldsTheSettledValue() async {
     let clock = ManualClock()
     let text = Property("")
@@ -164,6 +175,7 @@ struct TimeOperatorTests {
     #expect(recorder.values == ["", "ab"])
   }
 
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
   @Test func propertyThrottleAndDelay() async {
     let clock = ManualClock()
     let level = Property(0)
@@ -178,6 +190,7 @@ struct TimeOperatorTests {
     #expect(delayed.value == 2)
   }
 
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
   @Test func aPropertyResultReleasesItsFeedWithItsLastHolder() async {
     let clock = ManualClock()
     let level = Property(0)
@@ -190,6 +203,7 @@ struct TimeOperatorTests {
     #expect(!level.isObserved)
   }
 
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
   @Test func sharedFamilyDeliversOnTheCapturedActor() async {
     let clock = ManualClock()
     let event = SharedEvent<Int>()

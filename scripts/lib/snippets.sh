@@ -75,6 +75,7 @@ import PackageDescription
 let library: [Target.Dependency] = [
   .product(name: "ObservableKit", package: "$identity"),
   .product(name: "Observable", package: "$identity"),
+  .product(name: "ObservableKitTesting", package: "$identity"),
 ]
 
 let package = Package(

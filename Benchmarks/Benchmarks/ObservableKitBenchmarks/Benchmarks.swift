@@ -19,4 +19,6 @@ let benchmarks: @Sendable () -> Void = {
   registerIdleModel()
   registerWrappedModel()
   registerHub()
+  registerDebounce()
+  registerRecorder()
 }

@@ -15,6 +15,7 @@ import BenchmarkSupport
 import Foundation
 import Observable
 import ObservableKit
+import ObservableKitTesting
 import OpenCombine
 
 #if canImport(Glibc)
@@ -142,6 +143,12 @@ func blackHole<T>(_ value: T) {}
 }
 // The Void baseline's loop is in Support (see makeVoidBaseline).
 @inline(never) func measured_notify(_ event: BaselineEvent<Void>, _ reps: Int) { notifyVoid(event, reps) }
+@inline(never) func measured_notify(_ event: SharedEvent<Int>, _ reps: Int) {
+  for value in 0..<reps { event.notifyObservers(value) }
+}
+
+/// The actor scenario 12's shared debounce delivers on; no deadline is reached.
+actor DebounceTarget {}
 
 // MARK: - Main
 
@@ -292,6 +299,32 @@ case ("hubvoid-1", "NotificationCenter"):
   center.removeObserver(token)
 case ("hubvoid-1", "Baseline"):
   measured_notify(makeVoidBaseline(observers: 1, sink), reps)
+case ("debounce", "ObservableKit"):
+  // Scenario 12: values arriving at a debounced subscription whose task already runs.
+  let event = SharedEvent<Int>()
+  let token = event.debounce(for: .seconds(3600), isolation: DebounceTarget()).observeNonisolated(makeHandler(sink))
+  event.notifyObservers(0)
+  measured_notify(event, reps)
+  token.dispose()
+case ("debounce", "Baseline"):
+  let event = BaselineEvent<Int>()
+  let debouncer = HandDebouncer<Int>(duration: .seconds(3600), handler: makeHandler(sink))
+  _ = event.add { debouncer.push($0) }
+  event.notify(0)
+  measured_notify(event, reps)
+  debouncer.cancel()
+case ("record", "ObservableKit"):
+  // Scenario 13: every value recorded.
+  let event = ObservableEvent<Int>()
+  let recorder = event.record()
+  measured_notify(event, reps)
+  precondition(recorder.values.count == reps)
+case ("record", "Baseline"):
+  let event = BaselineEvent<Int>()
+  let recorder = HandRecorder<Int>()
+  _ = event.add { recorder.append($0) }
+  measured_notify(event, reps)
+  precondition(recorder.count == reps)
 default:
   print("unknown scenario/contender: \(scenario) \(contender)")
   exit(2)

@@ -2,7 +2,7 @@
 /// where a value arrives, and awaited by the subscription's one task.
 ///
 /// You need this protocol only to write a clock for tests. The time operators
-/// (``EventSource/debounce(for:clock:isolation:)`` and the others) ask a clock that adopts
+/// (`debounce(for:clock:isolation:)` and the others) ask a clock that adopts
 /// ``TimerDrivingClock`` for its timers; for any other clock they use a timer that sleeps
 /// with `Clock.sleep(until:tolerance:)`.
 ///
@@ -41,21 +41,25 @@ public protocol TimerDrivingClock: Clock {
 
 @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
 extension Clock {
-  /// The timer a time operator's subscription uses with this clock: the clock's own when it
-  /// drives its timers, otherwise one that sleeps on it.
-  func makeOperatorTimer() -> any ClockTimer<Instant> {
+  /// The timer a time operator's subscription uses with this clock (the clock's own when it
+  /// drives its timers, otherwise one that sleeps on it), and the function that arms it,
+  /// made here so that it is specialized for the clock where the operator is.
+  @inlinable
+  func makeOperatorTimer() -> (timer: any ClockTimer<Instant>, arm: @Sendable (Instant) -> Void) {
     if let driving = self as? any TimerDrivingClock,
       let timer = driving.makeAnyTimer() as? any ClockTimer<Instant>
     {
-      return timer
+      return (timer, { timer.arm(at: $0) })
     }
-    return SleepingTimer(clock: self)
+    let timer = SleepingTimer(clock: self)
+    return (timer, { timer.arm(at: $0) })
   }
 }
 
 @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
 extension TimerDrivingClock {
-  fileprivate func makeAnyTimer() -> any ClockTimer {
+  @usableFromInline
+  func makeAnyTimer() -> any ClockTimer {
     makeTimer()
   }
 }
@@ -64,11 +68,16 @@ extension TimerDrivingClock {
 /// until the deadline with `Clock.sleep(until:tolerance:)`, and sleeps again when a later
 /// deadline replaced the one it slept for. One sleep at a time, so no task per value.
 @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
+@usableFromInline
 final class SleepingTimer<C: Clock>: ClockTimer {
-  private struct State {
-    var deadline: C.Instant?
-    var parked: CheckedContinuation<Void, Never>?
-    var isCancelled = false
+  @usableFromInline
+  struct State: Sendable {
+    @usableFromInline var deadline: C.Instant?
+    @usableFromInline var parked: CheckedContinuation<Void, Never>?
+    @usableFromInline var isCancelled = false
+
+    @inlinable
+    init() {}
   }
 
   private enum Step {
@@ -77,13 +86,16 @@ final class SleepingTimer<C: Clock>: ClockTimer {
     case fire(C.Instant)
   }
 
-  private let clock: C
-  private let state = Locked(State())
+  @usableFromInline let clock: C
+  @usableFromInline let state: Locked<State>
 
+  @inlinable
   init(clock: C) {
     self.clock = clock
+    state = Locked(State())
   }
 
+  @inlinable
   func arm(at deadline: C.Instant) {
     let parked = state.withLock { state in
       state.deadline = deadline
@@ -93,6 +105,7 @@ final class SleepingTimer<C: Clock>: ClockTimer {
     parked?.resume()
   }
 
+  @usableFromInline
   func cancel() {
     let parked = state.withLock { state in
       state.isCancelled = true
@@ -103,6 +116,7 @@ final class SleepingTimer<C: Clock>: ClockTimer {
     parked?.resume()
   }
 
+  @usableFromInline
   func next() async -> C.Instant? {
     while true {
       guard let target = await armedDeadline() else { return nil }
@@ -125,6 +139,7 @@ final class SleepingTimer<C: Clock>: ClockTimer {
     }
   }
 
+  @usableFromInline
   func didHandle() {}
 
   /// The armed deadline, once there is one; `nil` once cancelled.

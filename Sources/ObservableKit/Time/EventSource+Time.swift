@@ -17,14 +17,16 @@ extension EventSource {
   /// The deadline is the arrival of the value on `clock`, plus `duration`, taken before the
   /// source's notification returns. Handlers run isolated to `isolation`: the actor of the
   /// code that applies the operator (the main actor in UI code), never on a timer's thread.
-  /// Applying it from nonisolated code is a compile error (`'nil' is not compatible with
-  /// expected argument type 'any Actor'`): there is no domain to deliver to; use
-  /// ``SharedEvent``, whose operators take an explicit actor.
+  /// Applying it from nonisolated code is a compile error ("call to actor-isolated instance
+  /// method 'debounce(for:clock:isolation:)' in a synchronous nonisolated context", and
+  /// "'nil' is not compatible with expected argument type 'any Actor'"): there is no domain
+  /// to deliver to. Use ``SharedEvent``, whose operators take an explicit actor.
   ///
   /// Each subscription has one timer and at most one task, which starts with the first
   /// value and waits on `clock`; no task is made per value. Disposing the subscription
   /// cancels the timer and releases the chain. A value still waiting when the source goes
   /// away is delivered at its deadline; then the subscription ends.
+  @inlinable
   public func debounce<C: Clock>(
     for duration: C.Duration,
     clock: C = ContinuousClock(),
@@ -40,8 +42,9 @@ extension EventSource {
   ///
   /// Intervals follow one another exactly: the next starts at the previous one's deadline,
   /// not when its task woke. Where handlers run, and what disposing does, is as for
-  /// ``debounce(for:clock:isolation:)``; the value that opens an interval is delivered
+  /// `debounce(for:clock:isolation:)`; the value that opens an interval is delivered
   /// synchronously, before the source's notification returns.
+  @inlinable
   public func throttle<C: Clock>(
     for interval: C.Duration,
     clock: C = ContinuousClock(),
@@ -54,8 +57,9 @@ extension EventSource {
   /// Delivers each value `duration` after it arrived, in arrival order.
   ///
   /// Where handlers run, and what disposing does, is as for
-  /// ``debounce(for:clock:isolation:)``. Values still waiting when the source goes away are
+  /// `debounce(for:clock:isolation:)`. Values still waiting when the source goes away are
   /// delivered at their deadlines.
+  @inlinable
   public func delay<C: Clock>(
     for duration: C.Duration,
     clock: C = ContinuousClock(),
@@ -66,6 +70,7 @@ extension EventSource {
 
   /// One subscription of a time operator: values arrive synchronously (the deadline is
   /// taken there), the timer's task runs the rest isolated to `isolation`.
+  @inlinable
   func timed<C: Clock, Rule: TimeRule>(
     clock: C,
     isolation: any Actor,
@@ -74,8 +79,10 @@ extension EventSource {
     ReadOnlyEvent { handler in
       let relay = TimedRelay(makeRule(), handler: handler)
       let box = ActorBound<any DeadlineHandling<C.Instant>>(relay, owner: isolation)
+      let (timer, armTimer) = clock.makeOperatorTimer()
       let loop = TimerLoop(
-        timer: clock.makeOperatorTimer(),
+        timer: timer,
+        armTimer: armTimer,
         target: isolation,
         fire: { isolation, deadline, loop in box.withValue(isolation) { $0.fire(at: deadline, arming: loop) } },
         onEnd: { box.clear() }

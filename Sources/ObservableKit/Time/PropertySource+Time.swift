@@ -7,7 +7,7 @@ extension PropertySource {
   /// applied, and takes each debounced change; observers hear it at once, then each settled
   /// change. The result observes this property from the moment it is made until it and
   /// every subscription to it are released; one timer serves them all. Handlers run isolated
-  /// to `isolation`, as for ``EventSource/debounce(for:clock:isolation:)``.
+  /// to `isolation`, as for `debounce(for:clock:isolation:)`.
   public func debounce<C: Clock>(
     for duration: C.Duration,
     clock: C = ContinuousClock(),
@@ -17,8 +17,8 @@ extension PropertySource {
   }
 
   /// A read-only property holding the last value the throttle let through; see
-  /// ``EventSource/throttle(for:clock:latest:isolation:)`` and
-  /// ``PropertySource/debounce(for:clock:isolation:)`` for its lifetime.
+  /// `throttle(for:clock:latest:isolation:)` and
+  /// `debounce(for:clock:isolation:)` for its lifetime.
   public func throttle<C: Clock>(
     for interval: C.Duration,
     clock: C = ContinuousClock(),
@@ -29,7 +29,7 @@ extension PropertySource {
   }
 
   /// A read-only property that takes each value `duration` after this property took it;
-  /// see ``PropertySource/debounce(for:clock:isolation:)`` for its lifetime.
+  /// see `debounce(for:clock:isolation:)` for its lifetime.
   public func delay<C: Clock>(
     for duration: C.Duration,
     clock: C = ContinuousClock(),

@@ -1,7 +1,7 @@
 @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
 extension SharedEventSource {
   /// Delivers a value once `duration` has passed without another value; see
-  /// ``EventSource/debounce(for:clock:isolation:)``.
+  /// `debounce(for:clock:isolation:)`.
   ///
   /// The timer's deliveries run isolated to `isolation`: by default the actor of the code
   /// that applies the operator (from nonisolated code that is a compile error), or any
@@ -9,6 +9,7 @@ extension SharedEventSource {
   /// ``SharedEventSource/observe(_:)`` then keeps its own isolation as always; one
   /// registered with ``SharedEventSource/observeNonisolated(_:)`` runs on that actor. Values
   /// may arrive from any thread; the deadline is taken when each arrives.
+  @inlinable
   public func debounce<C: Clock>(
     for duration: C.Duration,
     clock: C = ContinuousClock(),
@@ -19,7 +20,8 @@ extension SharedEventSource {
 
   /// Delivers the first value at once (on the notifying thread), then at most one per
   /// `interval`, at each interval's end, on `isolation`; see
-  /// ``EventSource/throttle(for:clock:latest:isolation:)``.
+  /// `throttle(for:clock:latest:isolation:)`.
+  @inlinable
   public func throttle<C: Clock>(
     for interval: C.Duration,
     clock: C = ContinuousClock(),
@@ -30,7 +32,8 @@ extension SharedEventSource {
   }
 
   /// Delivers each value `duration` after it arrived, in arrival order, on `isolation`; see
-  /// ``EventSource/delay(for:clock:isolation:)``.
+  /// `delay(for:clock:isolation:)`.
+  @inlinable
   public func delay<C: Clock>(
     for duration: C.Duration,
     clock: C = ContinuousClock(),
@@ -39,6 +42,7 @@ extension SharedEventSource {
     timed(clock: clock, isolation: isolation) { DelayRule(duration: duration) }
   }
 
+  @inlinable
   func timed<C: Clock, Rule: TimeRule & Sendable>(
     clock: C,
     isolation: any Actor,
@@ -47,8 +51,10 @@ extension SharedEventSource {
     SharedReadOnlyEvent { handler in
       let relay = SharedTimedRelay(makeRule(), handler: handler)
       let box = ActorBound<any DeadlineHandling<C.Instant>>(relay, owner: isolation)
+      let (timer, armTimer) = clock.makeOperatorTimer()
       let loop = TimerLoop(
-        timer: clock.makeOperatorTimer(),
+        timer: timer,
+        armTimer: armTimer,
         target: isolation,
         fire: { isolation, deadline, loop in box.withValue(isolation) { $0.fire(at: deadline, arming: loop) } },
         onEnd: { box.clear() }

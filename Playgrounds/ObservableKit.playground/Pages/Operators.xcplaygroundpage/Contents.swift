@@ -8,7 +8,7 @@
  own: observing the end of a chain observes its source, and disposing that one
  subscription releases the whole chain.
 
- [Next: owner-bound observation](@next)
+ [Next: time operators](@next)
  */
 import ObservableKit
 
@@ -148,4 +148,4 @@ example("The shared family") {
   humidity.value = 45
 }
 
-//: [Next: owner-bound observation](@next)
+//: [Next: time operators](@next)

@@ -1,5 +1,5 @@
 /*:
- [Previous: operators](@previous)
+ [Previous: time operators](@previous)
 
  # Owner-bound observation
 
