@@ -110,6 +110,8 @@ public final class DisposeBag: Disposable {
       // A class cast, far cheaper than a cast to a protocol existential.
       if let subscription = entry as? Subscription {
         if let held = subscription.stop() { deferred.append(held) }
+      } else if let subscription = entry as? InlineSubscription {
+        if let held = subscription.stop() { deferred.append(held) }
       } else {
         others.append(entry)
       }
