@@ -19,4 +19,5 @@ let benchmarks: @Sendable () -> Void = {
   registerIdleModel()
   registerWrappedModel()
   registerHub()
+  registerPropertySubscriptions()
 }
