@@ -91,6 +91,15 @@ struct HubChannels<Channel> {
     table.withLock { $0.channel(for: key) }
   }
 
+  /// The channel of `key`, if it has been made, not retained: for a post, a method of the
+  /// hub. The table keeps every channel until the hub deinitializes, and the hub lives
+  /// through the call of its own method, so the channel does too; the post saves a retain
+  /// and a release. `object` is `{ $0 }`, written where `Channel` is known to be a class.
+  @inlinable
+  func existing(_ key: HubChannelKey, unretained object: (Channel) -> AnyObject) -> Unmanaged<AnyObject>? {
+    table.withLock { table in table.channel(for: key).map { Unmanaged.passUnretained(object($0)) } }
+  }
+
   /// The channel of `key`, made by `make` if this is the first observer of the message.
   @inlinable
   func channel(_ key: HubChannelKey, make: () -> Channel) -> Channel {
