@@ -107,10 +107,11 @@ public final class DisposeBag: Disposable {
     var deferred: ContiguousArray<Any> = []
     var others: ContiguousArray<any Disposable> = []
     for entry in entries {
-      // A class cast, far cheaper than a cast to a protocol existential.
-      if let subscription = entry as? Subscription {
+      // Casts to the concrete token types, far cheaper than a cast to a protocol existential;
+      // the value token first, the one plain `observe` returns.
+      if let subscription = entry as? InlineSubscription {
         if let held = subscription.stop() { deferred.append(held) }
-      } else if let subscription = entry as? InlineSubscription {
+      } else if let subscription = entry as? Subscription {
         if let held = subscription.stop() { deferred.append(held) }
       } else {
         others.append(entry)
