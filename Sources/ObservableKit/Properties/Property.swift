@@ -198,11 +198,11 @@ public final class Property<T>: PropertySource {
   /// turn, only with versions newer than it has seen.
   @inlinable
   func register(replay: Bool, _ handler: @escaping (T) -> Void) -> any Disposable {
-    let subscriber = PropertySubscriber(handler)
+    let subscriber = PropertySubscriber(ValueCall(handler: handler))
     let (id, current) = storage.add(
       { _ in
         { update in
-          if subscriber.advance(to: update.version) { subscriber.handler(update.value) }
+          if subscriber.advance(to: update.version) { subscriber.call.handler(update.value) }
         }
       },
       reading: { state, _ -> PropertyUpdate<T>? in
@@ -213,7 +213,7 @@ public final class Property<T>: PropertySource {
     )
     if let current {
       self.replay(current) { update in
-        if subscriber.advance(to: update.version) { subscriber.handler(update.value) }
+        if subscriber.advance(to: update.version) { subscriber.call.handler(update.value) }
       }
     }
     return InlineSubscription(storage: storage, id: id)
@@ -243,7 +243,7 @@ public final class Property<T>: PropertySource {
         let subscriber = PropertySubscriber(OwnerBoundCall(owner: reference, storage: storage, id: id, handler: handler))
         made = subscriber
         let deliver: Storage.Handler = { update in
-          let call = subscriber.handler
+          let call = subscriber.call
           guard let reference = call.owner else {
             if subscriber.advance(to: update.version) { call.handler(nil, update) }
             return
@@ -270,6 +270,17 @@ public final class Property<T>: PropertySource {
     }
     guard let owner else { return InlineSubscription(storage: storage, id: id) }
     return storage.token(for: id, owner: owner)
+  }
+
+  /// What a plain subscriber calls: the handler `observe` received.
+  @usableFromInline
+  struct ValueCall {
+    @usableFromInline let handler: (T) -> Void
+
+    @inlinable
+    init(handler: @escaping (T) -> Void) {
+      self.handler = handler
+    }
   }
 
   /// What an owner-bound subscriber calls: the owner, held weakly, the registration to end
