@@ -142,7 +142,7 @@ public final class Property<T>: PropertySource {
     }
     set {
       precondition(
-        !DeliveryFrame.isModifying(storage.identity),
+        !DeliveryFrame.isModifying(storage.objectID),
         "Property.modify: the closure must change its inout argument, not set the property itself"
       )
       // The old value leaves the lock inside the update, so its deinit runs outside. An
