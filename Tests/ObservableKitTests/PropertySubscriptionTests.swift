@@ -65,11 +65,15 @@ struct PropertySubscriptionTests {
     #expect(tracker.liveCount == 0)
   }
 
-  @Test("A plain observe returns a value token: no token object is allocated")
+  @Test("A plain observe (property or event) returns a value token: no token object is allocated")
   func plainObserveTokenIsAValue() {
     let property = Property(0)
     let shared = SharedProperty(0)
-    let tokens = [property.observe { _ in }, property.observeChanges { _ in }, shared.observeNonisolated { _ in }]
+    let event = ObservableEvent<Int>()
+    let tokens = [
+      property.observe { _ in }, property.observeChanges { _ in }, shared.observeNonisolated { _ in },
+      event.observe { _ in },
+    ]
     for token in tokens {
       #expect(!(type(of: token as Any) is AnyClass))
       token.dispose()
