@@ -40,6 +40,7 @@ rows=(
   "S2 property set 10 obs no Observation|set-noobs-10|10000|10|ObservableKit Baseline OpenCombine"
   "S3a churn create+observe+notify+dispose|churnA|20000|1|ObservableKit Baseline OpenCombine"
   "S3b churn observe+dispose with 10 obs|churnB|20000|1|ObservableKit Baseline OpenCombine"
+  "S3p property churn observe+dispose with 10 obs|churnP|20000|1|ObservableKit Baseline OpenCombine"
   "S4 teardown 10k random order|teardown|10000|1|ObservableKit Baseline OpenCombine"
   # The baseline's O(n) removal makes 100k take billions of instructions: left out.
   "S4 teardown 100k random order|teardown|100000|1|ObservableKit OpenCombine"
@@ -66,7 +67,7 @@ for row in "${rows[@]}"; do
   [[ -z ${ONLY:-} || $label =~ $ONLY ]] || continue
   for contender in $contenders; do
     # The handlers must have run: a scenario that delivers must leave a non-zero total.
-    if [[ $scenario =~ ^(notify|set|churnA|compat|keyed|wrapset|hub) ]] &&
+    if [[ $scenario =~ ^(notify|set|churnA|churnP|compat|keyed|wrapset|hub) ]] &&
       [[ $("$work/bin" "$scenario" "$contender" 100 --print) == 0 ]]; then
       echo "error: $label / $contender delivered nothing" >&2
       exit 1

@@ -40,6 +40,7 @@ UNIT_NAMES = OrderedDict(
         ("S2 ", "delivery"),
         ("S3a ", "cycle"),
         ("S3b ", "pair"),
+        ("S3p ", "pair"),
         ("S3s ", "cycle"),
         ("S4 ", "disposal"),
         ("S5 ", "entry"),
@@ -48,6 +49,8 @@ UNIT_NAMES = OrderedDict(
         ("S7 ", "delivery"),
         ("S8 ", "live sub"),
         ("S8s ", "live sub"),
+        ("S8p ", "live sub"),
+        ("S8ps ", "live sub"),
         ("S9 ", "model"),
         ("S10 idle", "model"),
         ("S10 ", "delivery"),
@@ -105,7 +108,7 @@ def sort_key(scenario):
 
 
 def field_of(scenario):
-    return "bytes" if scenario.startswith(("S8 ", "S8s ", "S9 ", "S10 idle")) else "time"
+    return "bytes" if scenario.startswith(("S8 ", "S8s ", "S8p ", "S8ps ", "S9 ", "S10 idle")) else "time"
 
 
 class Runs:
@@ -272,6 +275,16 @@ def main():
     for scenario in ("S10 wrapped property set 1 obs", "S10 wrapped property set 1 obs no Observation"):
         check(f"{scenario.split(' ', 1)[1]}: wrapped ≤ 1.05× stored (time)",
               runs.ratios(scenario, "ObservableKit", "StoredProperty"), 1.05)
+
+    # Issue 22: lean property subscriptions, the hub post, and notify and set at the limit.
+    check("property churn (observe with replay + dispose, 10 obs) ≤ 1.50× baseline",
+          runs.ratios("S3p property churn observe+dispose with 10 obs", "ObservableKit", "Baseline"), 1.5)
+    for scenario in ("S8p Property memory per live subscription", "S8ps SharedProperty memory per live subscription"):
+        check(f"{scenario.split(' ', 1)[1]} ≤ 1.50× baseline", runs.ratios(scenario, "ObservableKit", "Baseline"), 1.5)
+    check("hub post 1 obs ≤ 2.00× baseline", runs.ratios("S11 hub post 1 obs", "ObservableKit", "Baseline"), 2.0)
+    for scenario in ("S1 notify 1 obs", "S1 notify 10 obs", "S1 notify 1000 obs", "S2 property set 1 obs",
+                     "S2 property set 1 obs no Observation"):
+        check(f"{scenario.split(' ', 1)[1]} ≤ 1.30× baseline", runs.ratios(scenario, "ObservableKit", "Baseline"), 1.3)
 
     print()
     print("Targets (judged on the median):")

@@ -1,8 +1,10 @@
 // The common handler every contender runs, shared by the benchmark suite and the
 // instruction-count tool.
 
-/// Where every handler adds the value it receives. Each handler captures a `Sink`, so each
-/// handler closure has a heap context, as a real handler that captures state does.
+/// Where every handler adds the value it receives. Each handler captures a `Sink`, as a real
+/// handler captures state. (A closure whose one capture is a class reference uses that object
+/// as its context, so making one allocates nothing; what a contender allocates per handler is
+/// its own: a generic API that stores the closure wraps it in a thunk, for example.)
 ///
 /// The total lives behind a pointer, so the handler's work is one load, one add and one store
 /// with no exclusivity check. The contended scenario's handlers race on it on purpose (its

@@ -21,4 +21,5 @@ let benchmarks: @Sendable () -> Void = {
   registerHub()
   registerDebounce()
   registerRecorder()
+  registerPropertySubscriptions()
 }

@@ -84,6 +84,20 @@ func blackHole<T>(_ value: T) {}
 @inline(never) func measured_churnB(_ subject: PassthroughSubject<Int, Never>, _ sink: Sink, _ reps: Int) {
   for _ in 0..<reps { subject.sink(receiveValue: makeHandler(sink)).cancel() }
 }
+@inline(never) func measured_churnP(_ property: Property<Int>, _ sink: Sink, _ reps: Int) {
+  for _ in 0..<reps { property.observe(makeHandler(sink)).dispose() }
+}
+@inline(never) func measured_churnP(_ event: BaselineEvent<Int>, _ sink: Sink, _ reps: Int) {
+  for _ in 0..<reps {
+    let handler = makeHandler(sink)
+    let id = event.add(handler)
+    handler(1)
+    event.remove(id)
+  }
+}
+@inline(never) func measured_churnP(_ subject: CurrentValueSubject<Int, Never>, _ sink: Sink, _ reps: Int) {
+  for _ in 0..<reps { subject.sink(receiveValue: makeHandler(sink)).cancel() }
+}
 @inline(never) func measured_teardown(_ tokens: [any Disposable], _ order: [Int]) {
   for index in order { tokens[index].dispose() }
 }
@@ -205,6 +219,18 @@ case ("churnB", "OpenCombine"):
   let subject = PassthroughSubject<Int, Never>()
   let cancellables = (0..<10).map { _ in subject.sink(receiveValue: makeHandler(sink)) }
   withExtendedLifetime(cancellables) { measured_churnB(subject, sink, reps) }
+case ("churnP", "ObservableKit"):
+  let property = Property(1)
+  let tokens = (0..<10).map { _ in property.observe(makeHandler(sink)) }
+  withExtendedLifetime(tokens) { measured_churnP(property, sink, reps) }
+case ("churnP", "Baseline"):
+  let event = BaselineEvent<Int>()
+  for _ in 0..<10 { _ = event.add(makeHandler(sink)) }
+  measured_churnP(event, sink, reps)
+case ("churnP", "OpenCombine"):
+  let subject = CurrentValueSubject<Int, Never>(1)
+  let cancellables = (0..<10).map { _ in subject.sink(receiveValue: makeHandler(sink)) }
+  withExtendedLifetime(cancellables) { measured_churnP(subject, sink, reps) }
 case ("teardown", "ObservableKit"):
   let event = ObservableEvent<Int>()
   let tokens = (0..<reps).map { _ in event.observe(makeHandler(sink)) }

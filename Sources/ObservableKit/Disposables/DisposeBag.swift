@@ -15,16 +15,6 @@
 ///   holds at most about twice its live entries.
 /// - No lock is held while disposables or deinitializers run, so disposing a bag from inside
 ///   a handler, or adding to it from a disposal, is safe.
-///
-/// ## The one place the bag lets go of its lock mid-operation: pruning
-/// `isDisposed` of an entry may be user code, so a prune reads a snapshot of the first `n`
-/// entries under the lock, asks each outside it, and comes back to drop the disposed ones.
-/// Invariant: while a prune runs (`isPruning`), the entries are never taken out of the bag;
-/// they only grow at the end (``addDisposable(_:)``) or are taken whole by ``dispose()``. So
-/// when the prune comes back, either the bag was disposed, and `dispose()` already disposed
-/// every entry including the snapshot, or the first `n` entries are still the snapshot and
-/// the disposed ones can be dropped by position. A `dispose()` that races with a prune
-/// therefore always finds every entry ever added.
 public final class DisposeBag: Disposable {
   private struct State {
     var entries: ContiguousArray<any Disposable> = []
@@ -80,9 +70,19 @@ public final class DisposeBag: Disposable {
   /// The number of entries held, live or not yet pruned (for tests).
   var entryCount: Int { state.withLock { $0.entries.count } }
 
+  // The one place the bag lets go of its lock mid-operation: pruning.
+  // `isDisposed` of an entry may be user code, so a prune reads a snapshot of the first `n`
+  // entries under the lock, asks each outside it, and comes back to drop the disposed ones.
+  // Invariant: while a prune runs (`isPruning`), the entries are never taken out of the bag;
+  // they only grow at the end (`addDisposable(_:)`) or are taken whole by `dispose()`. So
+  // when the prune comes back, either the bag was disposed, and `dispose()` already disposed
+  // every entry including the snapshot, or the first `n` entries are still the snapshot and
+  // the disposed ones can be dropped by position. A `dispose()` that races with a prune
+  // therefore always finds every entry ever added.
+
   /// Drops entries that were disposed elsewhere. `isDisposed` may be user code, so it runs
-  /// outside the lock, on `snapshot`, the first entries of the bag (see the type's
-  /// discussion for why they are still there when this comes back).
+  /// outside the lock, on `snapshot`, the first entries of the bag (see the invariant above
+  /// for why they are still there when this comes back).
   private func prune(_ snapshot: ContiguousArray<any Disposable>) {
     let disposed = snapshot.map(\.isDisposed)
     schedulePoint("bag.prune: coming back to the lock")
@@ -107,8 +107,11 @@ public final class DisposeBag: Disposable {
     var deferred: ContiguousArray<Any> = []
     var others: ContiguousArray<any Disposable> = []
     for entry in entries {
-      // A class cast, far cheaper than a cast to a protocol existential.
-      if let subscription = entry as? Subscription {
+      // Casts to the concrete token types, far cheaper than a cast to a protocol existential;
+      // the value token first, the one plain `observe` returns.
+      if let subscription = entry as? InlineSubscription {
+        if let held = subscription.stop() { deferred.append(held) }
+      } else if let subscription = entry as? Subscription {
         if let held = subscription.stop() { deferred.append(held) }
       } else {
         others.append(entry)

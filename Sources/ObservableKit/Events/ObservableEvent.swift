@@ -58,7 +58,7 @@ public final class ObservableEvent<T>: EventSource {
   /// - Returns: A disposable that ends this registration. Dropping it does not end it.
   @inlinable
   public func observe(_ handler: @escaping (T) -> Void) -> any Disposable {
-    Subscription(storage: storage, id: storage.add(handler))
+    InlineSubscription(storage: storage, id: storage.add(handler))
   }
 
   /// Registers `handler` for as long as `owner` is alive, passing the owner in, so the

@@ -61,8 +61,10 @@ public final class EventHub {
   ///     filters. Observers without a filter hear the post either way.
   @inlinable
   public func post<Payload>(_ message: HubMessage<Payload>, _ payload: Payload, from sender: AnyObject? = nil) {
-    guard let channel = channels.existing(message.channelKey) else { return }
-    unsafeDowncast(channel, to: Channel<Payload>.self).notifyObservers(HubPost(payload, sender: sender))
+    guard let channel = channels.existing(message.channelKey, unretained: { $0 }) else { return }
+    channel._withUnsafeGuaranteedRef {
+      unsafeDowncast($0, to: Channel<Payload>.self).notifyObservers(HubPost(payload, sender: sender))
+    }
   }
 
   /// Posts a message that carries no payload.

@@ -53,8 +53,10 @@ public final class SharedEventHub: Sendable {
     _ payload: Payload,
     from sender: (any AnyObject & Sendable)? = nil
   ) {
-    guard let channel = channels.existing(message.sharedChannelKey) else { return }
-    unsafeDowncast(channel, to: Channel<Payload>.self).notifyObservers(HubPost(payload, sender: sender))
+    guard let channel = channels.existing(message.sharedChannelKey, unretained: { $0 }) else { return }
+    channel._withUnsafeGuaranteedRef {
+      unsafeDowncast($0, to: Channel<Payload>.self).notifyObservers(HubPost(payload, sender: sender))
+    }
   }
 
   /// Posts a message that carries no payload.

@@ -26,10 +26,11 @@ struct DeliveryFrame {
     self.previous = previous
   }
 
-  /// Pushes a delivery frame for `owner` for the duration of `body`.
+  /// Pushes a delivery frame for the owner whose identity is `owner` for the duration of
+  /// `body`. Identities, not objects, so that no caller retains its storage to ask.
   @inlinable
   static func push<Value>(
-    owner: AnyObject,
+    owner: ObjectIdentifier,
     queue: UnsafeMutablePointer<ContiguousArray<Value>?>,
     _ body: () -> Void
   ) {
@@ -38,12 +39,12 @@ struct DeliveryFrame {
 
   /// Marks this thread as running a modify closure of `owner` for the duration of `body`.
   static func whileModifying<R>(_ owner: AnyObject, _ body: () throws -> R) rethrows -> R {
-    try withFrame(owner: owner, queue: nil, body)
+    try withFrame(owner: ObjectIdentifier(owner), queue: nil, body)
   }
 
   @inlinable
-  static func withFrame<R>(owner: AnyObject, queue: UnsafeMutableRawPointer?, _ body: () throws -> R) rethrows -> R {
-    var frame = DeliveryFrame(owner: ObjectIdentifier(owner), queue: queue, previous: okit_current_frame())
+  static func withFrame<R>(owner: ObjectIdentifier, queue: UnsafeMutableRawPointer?, _ body: () throws -> R) rethrows -> R {
+    var frame = DeliveryFrame(owner: owner, queue: queue, previous: okit_current_frame())
     return try withUnsafeMutablePointer(to: &frame) { frame in
       okit_set_current_frame(frame)
       defer { okit_set_current_frame(frame.pointee.previous) }
@@ -51,13 +52,13 @@ struct DeliveryFrame {
     }
   }
 
-  /// The re-entrancy queue of `owner` if this thread is delivering for it.
+  /// The re-entrancy queue of the owner whose identity is `id` if this thread is delivering
+  /// for it.
   @inlinable
   static func queue<Value>(
-    of owner: AnyObject,
+    of id: ObjectIdentifier,
     as _: Value.Type
   ) -> UnsafeMutablePointer<ContiguousArray<Value>?>? {
-    let id = ObjectIdentifier(owner)
     var cursor = okit_current_frame()
     while let raw = cursor {
       let frame = raw.assumingMemoryBound(to: DeliveryFrame.self)
@@ -69,10 +70,9 @@ struct DeliveryFrame {
     return nil
   }
 
-  /// Whether this thread is running a modify closure of `owner`.
+  /// Whether this thread is running a modify closure of the owner whose identity is `id`.
   @inlinable
-  static func isModifying(_ owner: AnyObject) -> Bool {
-    let id = ObjectIdentifier(owner)
+  static func isModifying(_ id: ObjectIdentifier) -> Bool {
     var cursor = okit_current_frame()
     while let raw = cursor {
       let frame = raw.assumingMemoryBound(to: DeliveryFrame.self)

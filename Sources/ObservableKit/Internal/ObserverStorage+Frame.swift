@@ -9,7 +9,7 @@ extension ObserverStorage {
   /// uses one): the queue for notifications made from inside it.
   @inlinable
   package var currentPassQueue: UnsafeMutablePointer<ContiguousArray<Value>?>? {
-    DeliveryFrame.queue(of: identity, as: Value.self)
+    DeliveryFrame.queue(of: objectID, as: Value.self)
   }
 
   /// Delivers `value` to every handler, in registration order, on this thread.
@@ -39,7 +39,7 @@ extension ObserverStorage {
   package func withNewDeliveryFrame(_ body: () -> Void) {
     var queue: ContiguousArray<Value>? = nil
     withUnsafeMutablePointer(to: &queue) { queue in
-      DeliveryFrame.push(owner: identity, queue: queue) {
+      DeliveryFrame.push(owner: objectID, queue: queue) {
         body()
         schedulePoint("frame: draining the notifications queued during the pass")
         var next = 0

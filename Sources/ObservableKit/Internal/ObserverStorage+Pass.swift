@@ -30,12 +30,12 @@ extension ObserverStorage {
     Snapshot(entries: header.entries, epoch: epoch, boundary: header.nextID)
   }
 
-  /// Hands every live handler to `body` now, on this thread, in registration order, even
-  /// from inside another pass of this storage: nested calls are not queued. For APIs whose
-  /// contract is a synchronous visit (the compatibility layer's `withObservers`), which call
-  /// each handler with a value of their own making.
+  /// Hands every live handler to `body` now, on this thread, in registration order, over a
+  /// snapshot taken now. It queues nothing itself: an event's notification (`deliver`, run
+  /// inside the re-entrancy frame of `ObserverStorage+Frame.swift`) is its one caller, and the
+  /// frame queues the notifications made from inside a pass.
   @inlinable
-  package func forEachHandler(_ body: (Handler) -> Void) {
+  func forEachHandler(_ body: (Handler) -> Void) {
     forEachHandler(in: withLock { snapshotLocked($0) }, body)
   }
 

@@ -46,6 +46,11 @@ package struct ObserverStorage<Value, State> {
   @inlinable
   package var identity: AnyObject { locked.object }
 
+  /// The `ObjectIdentifier` of ``identity``, read without retaining the buffer (a call that
+  /// takes `identity` retains it: measured, one retain and release per property set).
+  @inlinable
+  package var objectID: ObjectIdentifier { ObjectIdentifier(locked.buffer) }
+
   /// The storage whose `identity` is `object`.
   @inlinable
   package init(unsafeIdentity object: AnyObject) {

@@ -50,7 +50,8 @@ struct OwnedRegistration {
   let id: UInt64
   /// The subscription's operations; nil for a token.
   let operate: Subscription.Operator?
-  /// A token that is not a class instance (none of the library's is), held as it is.
+  /// A token that is not a class instance, held as it is. The library binds only class
+  /// tokens: its value token (`InlineSubscription`) is for registrations without an owner.
   let value: (any Disposable)?
 
   init(_ token: any Disposable) {

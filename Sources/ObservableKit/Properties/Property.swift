@@ -142,7 +142,7 @@ public final class Property<T>: PropertySource {
     }
     set {
       precondition(
-        !DeliveryFrame.isModifying(storage.identity),
+        !DeliveryFrame.isModifying(storage.objectID),
         "Property.modify: the closure must change its inout argument, not set the property itself"
       )
       // The old value leaves the lock inside the update, so its deinit runs outside. An
@@ -161,7 +161,7 @@ public final class Property<T>: PropertySource {
   /// - Returns: A disposable that ends this registration. Dropping it does not end it.
   @inlinable
   public func observe(_ handler: @escaping (T) -> Void) -> any Disposable {
-    register(replay: true) { _, update in handler(update.value) }
+    register(replay: true, handler)
   }
 
   /// Calls `handler` with every value set from now on, without the current value.
@@ -170,7 +170,7 @@ public final class Property<T>: PropertySource {
   /// this method was called is never delivered, even if a set races with the call.
   @inlinable
   public func observeChanges(_ handler: @escaping (T) -> Void) -> any Disposable {
-    register(replay: false) { _, update in handler(update.value) }
+    register(replay: false, handler)
   }
 
   /// Calls `handler` with the owner and the current value at once, then with every later
@@ -192,7 +192,34 @@ public final class Property<T>: PropertySource {
     }
   }
 
-  /// The one registration path behind every way of observing a property.
+  /// The registration behind ``observe(_:)`` and ``observeChanges(_:)``: one
+  /// ``PropertySubscriber``, which is the context of the closure the storage keeps, and a
+  /// token that is a value (``InlineSubscription``). The handler runs holding the delivery
+  /// turn, only with versions newer than it has seen.
+  @inlinable
+  func register(replay: Bool, _ handler: @escaping (T) -> Void) -> any Disposable {
+    let subscriber = PropertySubscriber(ValueCall(handler: handler))
+    let (id, current) = storage.add(
+      { _ in
+        { update in
+          if subscriber.advance(to: update.version) { subscriber.call.handler(update.value) }
+        }
+      },
+      reading: { state, _ -> PropertyUpdate<T>? in
+        if replay { return state.current }
+        subscriber.lastVersion = state.version
+        return nil
+      }
+    )
+    if let current {
+      self.replay(current) { update in
+        if subscriber.advance(to: update.version) { subscriber.call.handler(update.value) }
+      }
+    }
+    return InlineSubscription(storage: storage, id: id)
+  }
+
+  /// The registration path behind every owner-bound way of observing a property.
   ///
   /// - Parameters:
   ///   - owner: If given, held weakly: the registration is counted and delivered to only
@@ -206,22 +233,72 @@ public final class Property<T>: PropertySource {
     replay: Bool,
     handler: @escaping (AnyObject?, PropertyUpdate<T>) -> Void
   ) -> any Disposable {
-    let progress = SubscriberProgress()
-    let (id, registration, current) = storage.add(
-      owner: owner,
-      { owner, update in
-        if progress.advance(to: update.version) { handler(owner, update) }
+    let reference = owner.map(WeakReference.init)
+    var registered: Storage.Handler?
+    var made: PropertySubscriber<OwnerBoundCall>?
+    let (id, current) = storage.add(
+      { [storage] id in
+        // One object holds the version, the owner check and the handler; the closure the
+        // storage keeps captures only it, so it is the closure's context.
+        let subscriber = PropertySubscriber(OwnerBoundCall(owner: reference, storage: storage, id: id, handler: handler))
+        made = subscriber
+        let deliver: Storage.Handler = { update in
+          let call = subscriber.call
+          guard let reference = call.owner else {
+            if subscriber.advance(to: update.version) { call.handler(nil, update) }
+            return
+          }
+          // The owner first: once it has gone, the registration ends and hears nothing.
+          guard let owner = reference.object else {
+            call.storage.remove(call.id)
+            return
+          }
+          if subscriber.advance(to: update.version) { call.handler(owner, update) }
+        }
+        registered = deliver
+        return deliver
       },
+      owner: reference,
       reading: { state, _ -> PropertyUpdate<T>? in
         if replay { return state.current }
-        progress.lastVersion = state.version
+        made!.lastVersion = state.version
         return nil
       }
     )
     if let current {
-      self.replay(current, with: registration)
+      self.replay(current, with: registered!)
     }
+    guard let owner else { return InlineSubscription(storage: storage, id: id) }
     return storage.token(for: id, owner: owner)
+  }
+
+  /// What a plain subscriber calls: the handler `observe` received.
+  @usableFromInline
+  struct ValueCall {
+    @usableFromInline let handler: (T) -> Void
+
+    @inlinable
+    init(handler: @escaping (T) -> Void) {
+      self.handler = handler
+    }
+  }
+
+  /// What an owner-bound subscriber calls: the owner, held weakly, the registration to end
+  /// once it has gone, and the handler.
+  @usableFromInline
+  struct OwnerBoundCall {
+    @usableFromInline let owner: WeakReference?
+    @usableFromInline let storage: Storage
+    @usableFromInline let id: UInt64
+    @usableFromInline let handler: (AnyObject?, PropertyUpdate<T>) -> Void
+
+    @inlinable
+    init(owner: WeakReference?, storage: Storage, id: UInt64, handler: @escaping (AnyObject?, PropertyUpdate<T>) -> Void) {
+      self.owner = owner
+      self.storage = storage
+      self.id = id
+      self.handler = handler
+    }
   }
 
   /// Applies `change` to the state under the lock and returns the update with the snapshot
