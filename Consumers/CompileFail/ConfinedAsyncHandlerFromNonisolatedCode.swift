@@ -1,6 +1,6 @@
-// expected error: 'nil' is not compatible with expected argument type 'any Actor'
-// (Line 1 carries the marker for the error that Swift 6.3 reports in the expansion of the
-// default argument `#isolation`, at line 1 of a generated file.)
+// (Swift 6.3 also reports "'nil' is not compatible with expected argument type 'any Actor'"
+// in the expansion of the default argument `#isolation`, a generated file; check-consumers.sh
+// compares only the errors in this file.)
 //
 // A confined source's async handler runs in tasks on the caller's actor. Nonisolated code
 // has none: its tasks would run elsewhere, beside the code that owns the source.
