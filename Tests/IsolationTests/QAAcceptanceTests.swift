@@ -54,7 +54,7 @@ struct QAOwnerRecordAcceptanceTests {
     withExtendedLifetime(owner) {}
   }
 
-  @Test func sharedPropertyOwnerRecordsReleaseTheValue() {
+  @Test func sharedPropertyOwnerRecordsReleaseTheValue() async {
     let tracker = LifetimeTracker()
     let owner = LongLivedOwner()
     var property: SharedProperty<Payload>? = SharedProperty(Payload(tracker.make()))
@@ -62,6 +62,11 @@ struct QAOwnerRecordAcceptanceTests {
     property!.subscribe(owner) { _, value, _ in value.tracked.touch() }
     property!.unsubscribe(owner)
     property = nil
+    // Before the 26 releases the replay waits in a task, which holds the value until it
+    // runs and finds the registration ended; a watchdog bounds the wait.
+    let clock = ContinuousClock()
+    let deadline = clock.now.advanced(by: .seconds(10))
+    while tracker.liveCount > 0 && clock.now < deadline { await Task.yield() }
     #expect(tracker.liveCount == 0)
     withExtendedLifetime(owner) {}
   }
@@ -140,8 +145,12 @@ struct QAReliabilityAcceptanceTests {
     let heard = Guarded<[Int]>([])
     p.observe(with: o) { _, v in heard.withLock { $0.append(v) } }
     p.unsubscribe(o)
+    #expect(p.observerCount == 0)
     p.value = 1
-    #expect(heard.withLock { $0 } == [0])
+    // With immediate tasks the replay ran at once; before them it may still wait (and be
+    // dropped). The value set after unsubscribe is never taken.
+    #expect(!heard.withLock { $0 }.contains(1))
+    if DeliveryPath.usesImmediateTasks { #expect(heard.withLock { $0 } == [0]) }
     #expect(p.observerCount == 0)
   }
 
