@@ -180,6 +180,44 @@ struct QAReliabilityAcceptanceTests {
     #expect(g.isDisposed)
   }
 
+  @Test func ownerBoundAndIsolationInheritingTakeChainsReportDisposedAfterTheSourceDeinit() {
+    let owner = LongLivedOwner()
+    var event: ObservableEvent<Int>? = ObservableEvent()
+    let a = event!.take(3).observe(with: owner) { _, _ in }
+    var shared: SharedEvent<Int>? = SharedEvent()
+    let b = shared!.take(2).observe(with: owner) { _, _ in }
+    let c = shared!.once().observe { _ in }
+    let m = HubMessage<Int>("n")
+    var hub: EventHub? = EventHub()
+    let d = hub!.events(m).once().observe(with: owner) { _, _ in }
+    var sharedHub: SharedEventHub? = SharedEventHub()
+    let e = sharedHub!.events(m).take(1).observe { _ in }
+    let f = sharedHub!.events(m).once().observe(with: owner) { _, _ in }
+    var property: Property<Int>? = Property(0)
+    let g = property!.skip(1).take(2).observe { _ in }
+    event = nil
+    shared = nil
+    hub = nil
+    sharedHub = nil
+    property = nil
+    for (name, token) in [("a", a), ("b", b), ("c", c), ("d", d), ("e", e), ("f", f), ("g", g)] {
+      #expect(token.isDisposed, "\(name) is not disposed after its source has gone")
+    }
+  }
+
+  @Test func takeReportsDisposedOnceItsCountIsReached() {
+    let event = SharedEvent<Int>()
+    let heard = ValueLog<Int>()
+    let token = event.take(2).observeNonisolated(heard.handler)
+    event.notifyObservers(1)
+    #expect(!token.isDisposed)
+    event.notifyObservers(2)
+    #expect(token.isDisposed)
+    event.notifyObservers(3)
+    #expect(heard.values == [1, 2])
+    #expect(event.observerCount == 0)
+  }
+
   @Test func eventsViewObservedWithOwnerAfterItsHubHasGoneIsDisposed() {
     var hub: EventHub? = EventHub()
     let view = hub!.events(HubMessage<Int>("n"))
