@@ -437,3 +437,35 @@ struct QAActorAsyncOwnerAcceptanceTests {
     #expect(ids.observerCount == 0)
   }
 }
+
+@Suite("QA acceptance: owners of async subscriptions end them at the next value (issue 20)")
+@MainActor
+struct QAAsyncOwnerGoneAcceptanceTests {
+  @MainActor final class ViewModel {
+    var loaded: [Int] = []
+    let tracked: Tracked
+    init(_ tracked: Tracked) { self.tracked = tracked }
+  }
+
+  @Test func confinedOwnerGoneEndsTheRegistrationAtTheNextValue() async {
+    let tracker = LifetimeTracker()
+    let ids = ObservableEvent<Int>()
+    var viewModel: ViewModel? = ViewModel(tracker.make())
+    ids.observe(with: viewModel!, policy: .serial) { viewModel, id async in viewModel.loaded.append(id) }
+    viewModel = nil
+    #expect(tracker.liveCount == 0)
+    ids.notifyObservers(1)
+    #expect(ids.observerCount == 0, "a value that finds the owner gone leaves the registration counted")
+  }
+
+  @Test func sharedOwnerGoneEndsTheRegistrationAtTheNextValue() async {
+    let tracker = LifetimeTracker()
+    let ids = SharedEvent<Int>()
+    var viewModel: ViewModel? = ViewModel(tracker.make())
+    ids.observe(with: viewModel!, policy: .latest) { viewModel, id async in viewModel.loaded.append(id) }
+    viewModel = nil
+    #expect(tracker.liveCount == 0)
+    ids.notifyObservers(1)
+    #expect(ids.observerCount == 0, "a value that finds the owner gone leaves the registration counted")
+  }
+}
