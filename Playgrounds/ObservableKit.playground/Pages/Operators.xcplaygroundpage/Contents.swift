@@ -134,7 +134,9 @@ example("merge and combineLatest over arrays") {
 /*:
  The shared family has the same operators with the same spellings; their closures are
  `@Sendable`. On a `SharedProperty`, `map`, `removeDuplicates` and `combineLatest` give a
- `SharedReadOnlyProperty`, which has a current value.
+ `SharedReadOnlyProperty`, which has a current value. `observeNonisolated` calls its
+ handler on the notifying thread before the set returns, on every OS version (`observe`
+ keeps the caller's isolation, and before the 26 releases enqueues; see Platforms).
  */
 example("The shared family") {
   let temperature = SharedProperty(20)
@@ -142,8 +144,9 @@ example("The shared family") {
   let reading = temperature.combineLatest(humidity).map { "\($0) °C, \($1) %" }
   print("reading now:", reading.value)
   let bag = DisposeBag()
-  reading.observe { print("reading:", $0) }.disposed(by: bag)
-  temperature.changes.merge(with: humidity.changes).skip(1).observe { print("a later change:", $0) }.disposed(by: bag)
+  reading.observeNonisolated { print("reading:", $0) }.disposed(by: bag)
+  temperature.changes.merge(with: humidity.changes).skip(1).observeNonisolated { print("a later change:", $0) }
+    .disposed(by: bag)
   temperature.value = 21
   humidity.value = 45
 }
