@@ -19,6 +19,9 @@ let package = Package(
     .executableTarget(name: "MainActorUse", dependencies: [observableKit, observable]),
     // An app's shape: synchronous top-level code on the main thread, then the main run loop.
     .executableTarget(name: "AppRunLoopUse", dependencies: [observableKit]),
+    // Acceptance checks of main-actor delivery in an app's shape (dispatchMain), each
+    // printing ok or FAIL; exits with status 1 on a failure.
+    .executableTarget(name: "MainThreadChecks", dependencies: [observableKit]),
     // The same view models without annotations, under the settings of a new app target.
     .executableTarget(
       name: "AppDefaultsUse",

@@ -1,6 +1,6 @@
-// Swift 6.3 also reports "'nil' is not compatible with expected argument type 'any Actor'"
-// inside the expansion of the default argument `#isolation`; the check leaves errors in
-// macro expansions out, so only the call's own error is expected.
+// (Swift 6.3 also reports "'nil' is not compatible with expected argument type 'any Actor'"
+// in the expansion of the default argument `#isolation`, a generated file; check-consumers.sh
+// compares only the errors in this file.)
 //
 // A confined source's async handler runs in tasks on the caller's actor. Nonisolated code
 // has none: its tasks would run elsewhere, beside the code that owns the source.

@@ -43,7 +43,8 @@ struct ContractWalkTests {
     #expect(token.value?.isDisposed == true)
   }
 
-  @Test("Contract: a shared handler that disposes itself inside its call hears nothing more, not even what was notified during the call")
+  @Test("Contract: a shared handler that disposes itself inside its call hears nothing more, not even what was notified during the call",
+    .enabled(if: DeliveryPath.usesImmediateTasks, DeliveryPath.immediateOnly))
   func isolatedDisposeFromInsideHandler() {
     let event = SharedEvent<Int>()
     let heard = ValueLog<Int>()
@@ -66,7 +67,8 @@ struct ContractWalkTests {
     #expect(token.value?.isDisposed == true)
   }
 
-  @Test("Contract: each shared notification reaches the subscriptions in registration order, whatever their form")
+  @Test("Contract: each shared notification reaches the subscriptions in registration order, whatever their form",
+    .enabled(if: DeliveryPath.usesImmediateTasks, DeliveryPath.immediateOnly))
   func sharedRegistrationOrder() {
     let event = SharedEvent<Int>()
     let order = ValueLog<String>()

@@ -6,7 +6,8 @@ import TestSupport
 /// (which keep a current value), combineLatest, and the compositions. Swift 6 mode.
 @Suite("Shared compositions")
 struct SharedCompositionTests {
-  @Test("Contract: skip and merge(with:) on the shared family count per subscription and end every upstream subscription")
+  @Test("Contract: skip and merge(with:) on the shared family count per subscription and end every upstream subscription",
+    .enabled(if: DeliveryPath.usesImmediateTasks, DeliveryPath.immediateOnly))
   func skipAndMerge() {
     let first = SharedEvent<Int>()
     let second = SharedEvent<Int>()
@@ -32,7 +33,8 @@ struct SharedCompositionTests {
     #expect(many.allSatisfy { !$0.isObserved })
   }
 
-  @Test("Contract: map and removeDuplicates on a SharedProperty return a SharedReadOnlyProperty that has a value, replays it and offers observeChanges")
+  @Test("Contract: map and removeDuplicates on a SharedProperty return a SharedReadOnlyProperty that has a value, replays it and offers observeChanges",
+    .enabled(if: DeliveryPath.usesImmediateTasks, DeliveryPath.immediateOnly))
   func propertyOperatorsKeepAValue() {
     let celsius = SharedProperty(20)
     let fahrenheit: SharedReadOnlyProperty<Int> = celsius.map { $0 * 9 / 5 + 32 }
@@ -64,7 +66,8 @@ struct SharedCompositionTests {
     #expect(view.value == 100)
   }
 
-  @Test("Contract: combineLatest on the shared family pairs current values, then updates on either side")
+  @Test("Contract: combineLatest on the shared family pairs current values, then updates on either side",
+    .enabled(if: DeliveryPath.usesImmediateTasks, DeliveryPath.immediateOnly))
   func combineLatest() {
     let name = SharedProperty("Ada")
     let score = SharedProperty(1)
@@ -162,7 +165,8 @@ struct SharedCompositionTests {
     )
   }
 
-  @Test("Contract: shared scan folds each value exactly once, also from several threads")
+  @Test("Contract: shared scan folds each value exactly once, also from several threads",
+    .enabled(if: DeliveryPath.usesImmediateTasks, DeliveryPath.immediateOnly))
   func scan() {
     let event = SharedEvent<Int>()
     let totals = ValueLog<Int>()
@@ -179,7 +183,8 @@ struct SharedCompositionTests {
     concurrentToken.dispose()
   }
 
-  @Test("Contract: shared withLatestFrom, prepend and pairwise follow the confined rules")
+  @Test("Contract: shared withLatestFrom, prepend and pairwise follow the confined rules",
+    .enabled(if: DeliveryPath.usesImmediateTasks, DeliveryPath.immediateOnly))
   func withLatestFromPrependPairwise() {
     let tapped = SharedEvent<Int>()
     let query = SharedProperty("")
@@ -268,7 +273,8 @@ struct SharedCompositionMainActorTests {
     }
   }
 
-  @Test("Contract: main-actor handlers of shared skip, merge, combineLatest and scan run before the main-thread notification returns")
+  @Test("Contract: main-actor handlers of shared skip, merge, combineLatest and scan run before the main-thread notification returns",
+    .enabled(if: DeliveryPath.usesImmediateTasks, DeliveryPath.immediateOnly))
   func mainActorChains() {
     let name = SharedProperty("")
     let agreed = SharedProperty(false)

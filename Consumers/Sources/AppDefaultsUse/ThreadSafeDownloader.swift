@@ -35,3 +35,19 @@ func downloaderReportsFromBackground() async {
   }
   print("downloader after background report: \(view.shown)")
 }
+
+/// Issue 20's exact shape: the background report is not awaited. The view hears 50 once the
+/// main actor is free again (the bounded loop is a watchdog, not a wait for a time).
+func downloaderReportsWithoutWaiting() async {
+  let downloader = FileDownloader()
+  let view = ProgressView()
+  downloader.addObserver(view)
+  downloader.report(10)
+  DispatchQueue.global().async { downloader.report(50) }
+  var turns = 0
+  while view.shown.count < 2 && turns < 1_000_000 {
+    await Task.yield()
+    turns += 1
+  }
+  print("downloader, background report not awaited: \(view.shown)")
+}

@@ -8,7 +8,7 @@ actor UserDirectory {
   func name(for id: Int) -> String { "user \(id)" }
 }
 
-@MainActor final class UserProfileViewModel {
+@MainActor final class UserNameViewModel {
   var names: [String] = []
   let bag = DisposeBag()
 
@@ -30,7 +30,7 @@ actor UserDirectory {
 
 @MainActor func profileFollowsUserID() async {
   let userID = Property(1)
-  let viewModel = UserProfileViewModel(userID: userID, directory: UserDirectory())
+  let viewModel = UserNameViewModel(userID: userID, directory: UserDirectory())
   userID.value = 2
   userID.value = 3
   await viewModel.waitForNames(3)

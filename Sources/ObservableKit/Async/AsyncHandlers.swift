@@ -46,7 +46,7 @@ extension SharedEventSource {
     @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (Owner, Value) async -> Void
   ) -> any Disposable {
     let reference = WeakReference(owner)
-    let runner = AsyncHandlerRunner<Value>(policy: policy) { value in
+    let runner = AsyncHandlerRunner<Value>(policy: policy, ownerGone: { reference.object == nil }) { value in
       guard let owner = reference.object else { return false }
       await handler(unsafeDowncast(owner, to: Owner.self), value)
       return true
@@ -67,7 +67,7 @@ extension SharedEventSource {
     _ handler: @escaping @Sendable (isolated Owner, Value) async -> Void
   ) -> any Disposable {
     let reference = WeakReference(owner)
-    let runner = AsyncHandlerRunner<Value>(policy: policy) { value in
+    let runner = AsyncHandlerRunner<Value>(policy: policy, ownerGone: { reference.object == nil }) { value in
       guard let owner = reference.object else { return false }
       await handler(unsafeDowncast(owner, to: Owner.self), value)
       return true
@@ -119,9 +119,13 @@ final class AsyncHandlerRunner<Value: Sendable>: Disposable, Sendable {
   private let policy: AsyncHandlerPolicy
   private let state: Locked<State>
   private let upstream = DisposableSlot()
+  /// Whether the owner has gone: the first value after that ends the registration at once,
+  /// so that it stops counting before `notify` returns, as a synchronous owner-bound one does.
+  private let ownerGone: @Sendable () -> Bool
 
-  init(policy: AsyncHandlerPolicy, call: @escaping Call) {
+  init(policy: AsyncHandlerPolicy, ownerGone: @escaping @Sendable () -> Bool, call: @escaping Call) {
     self.policy = policy
+    self.ownerGone = ownerGone
     state = Locked(State(call: call))
   }
 
@@ -132,6 +136,10 @@ final class AsyncHandlerRunner<Value: Sendable>: Disposable, Sendable {
 
   /// Takes in a value the source delivered.
   func receive(_ value: Value) {
+    if ownerGone() {
+      dispose()
+      return
+    }
     let superseded = state.withLock { state -> Task<Void, Never>? in
       guard let call = state.call else { return nil }
       guard let running = state.running else {

@@ -41,7 +41,11 @@ extension EventSource {
       await handler(unsafeDowncast(owner, to: Owner.self), value)
       return true
     }
-    token.attach(observe { value in runner.receive(value, isolation: isolation) })
+    token.attach(observe { value in
+      // A value that finds the owner gone ends the registration now, before notify returns.
+      guard reference.object != nil else { return token.dispose() }
+      runner.receive(value, isolation: isolation)
+    })
     OwnerLifetime.bind(token, to: owner)
     return token
   }

@@ -4,12 +4,13 @@ import Dispatch
 /// arrives on the main actor and nothing of this subscription waits, otherwise enqueued to
 /// the main actor, in order (see `DeliveryMailbox` for the invariant of the drain).
 ///
-/// From the 26 releases on, "on the main actor" is asked of the runtime: a drain starts as an
-/// immediate task isolated to the main actor (SE-0472), which runs before the notification
-/// returns when the caller already runs there, and is enqueued otherwise. Before them
-/// (immediate tasks do not exist there, or `OBSERVABLEKIT_SIMULATE_OS_BEFORE_26=1` in a
-/// debug build), the drain runs at once when the caller runs on the main thread or in a
-/// main-queue block (``MainActorNow/isCurrent``), and goes through the main queue otherwise.
+/// On every OS version the drain runs at once when the caller runs on the main thread or in a
+/// main-queue block (``MainActorNow/isCurrent``), so both paths agree there: a main-queue
+/// block that a worker thread runs (after `dispatchMain()`) is one the runtime does not know
+/// as the main actor everywhere. Otherwise, from the 26 releases on, the drain starts as an
+/// immediate task isolated to the main actor (SE-0472), which runs at once when the runtime
+/// knows the caller runs there and is enqueued otherwise; before them (or with
+/// `OBSERVABLEKIT_SIMULATE_OS_BEFORE_26=1` in a debug build), it goes through the main queue.
 final class MainActorDelivery<Value: Sendable>: Disposable, FedDelivery {
   typealias Handler = @MainActor (Value) -> Void
 
@@ -25,12 +26,12 @@ final class MainActorDelivery<Value: Sendable>: Disposable, FedDelivery {
 
   func enqueue(_ value: Value) {
     guard mailbox.post(value) else { return }
-    if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *),
+    if MainActorNow.isCurrent {
+      MainActorNow.run { self.drain() }
+    } else if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *),
       !MainActorNow.simulatesOSBefore26
     {
       Task.immediate { @MainActor in self.drain() }
-    } else if MainActorNow.isCurrent {
-      MainActorNow.run { self.drain() }
     } else {
       DispatchQueue.main.async { MainActorNow.run { self.drain() } }
     }

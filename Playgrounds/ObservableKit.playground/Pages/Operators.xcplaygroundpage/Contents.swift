@@ -8,7 +8,7 @@
  own: observing the end of a chain observes its source, and disposing that one
  subscription releases the whole chain.
 
- [Next: time operators](@next)
+ [Next: owner-bound observation](@next)
  */
 import ObservableKit
 
@@ -135,9 +135,8 @@ example("merge and combineLatest over arrays") {
  The shared family has the same operators with the same spellings; their closures are
  `@Sendable`. On a `SharedProperty`, `map`, `removeDuplicates` and `combineLatest` give a
  `SharedReadOnlyProperty`, which has a current value. `observeNonisolated` calls its
- handler on the notifying thread before the set returns, on every OS; `observe` would keep
- the caller's isolation, and before the 26 releases its calls are enqueued (see the Threads
- page).
+ handler on the notifying thread before the set returns, on every OS version (`observe`
+ keeps the caller's isolation, and before the 26 releases enqueues; see Platforms).
  */
 example("The shared family") {
   let temperature = SharedProperty(20)
@@ -146,9 +145,10 @@ example("The shared family") {
   print("reading now:", reading.value)
   let bag = DisposeBag()
   reading.observeNonisolated { print("reading:", $0) }.disposed(by: bag)
-  temperature.changes.merge(with: humidity.changes).skip(1).observeNonisolated { print("a later change:", $0) }.disposed(by: bag)
+  temperature.changes.merge(with: humidity.changes).skip(1).observeNonisolated { print("a later change:", $0) }
+    .disposed(by: bag)
   temperature.value = 21
   humidity.value = 45
 }
 
-//: [Next: time operators](@next)
+//: [Next: owner-bound observation](@next)
