@@ -101,9 +101,9 @@ public final class SharedProperty<T: Sendable>: SharedPropertySource, @unchecked
     }
   }
 
-  /// Ends every registration bound to `observer`: those made with
-  /// ``subscribe(_:block:)`` and with ``observe(with:_:)``. Values of those registrations
-  /// that wait for the handler's actor are not delivered.
+  /// Ends every registration bound to `observer`: those made with `subscribe(_:block:)` and
+  /// with `observe(with:_:)`, in every form (isolation-inheriting, actor owner, async).
+  /// Values of those registrations that wait for the handler's actor are not delivered.
   ///
   /// Unsubscribing an object that never subscribed does nothing.
   public func unsubscribe(_ observer: AnyObject) {
