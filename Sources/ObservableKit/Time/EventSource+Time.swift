@@ -22,8 +22,8 @@ extension EventSource {
   /// "'nil' is not compatible with expected argument type 'any Actor'"): there is no domain
   /// to deliver to. Use ``SharedEvent``, whose operators take an explicit actor.
   ///
-  /// Each subscription has one timer and at most one task, which starts with the first
-  /// value and waits on `clock`; no task is made per value. Disposing the subscription
+  /// Each subscription has one timer and one task, made with the subscription, isolated to
+  /// `isolation`, which waits on `clock`; no task is made per value. Disposing the subscription
   /// cancels the timer and releases the chain. A value still waiting when the source goes
   /// away is delivered at its deadline; then the subscription ends.
   @inlinable

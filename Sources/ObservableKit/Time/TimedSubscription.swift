@@ -1,6 +1,6 @@
 /// The machinery behind the time operators: per subscription, the operator's rule under a
-/// lock, one timer, and at most one task, started at the first deadline, that awaits the
-/// timer and runs the handlers isolated to the operator's actor.
+/// lock, one timer, and at most one task, that awaits the timer and runs the handlers
+/// isolated to the operator's actor.
 ///
 /// Values arrive synchronously in the source's domain: the deadline is computed there,
 /// from the clock's `now` at arrival, and armed before `observe`'s handler returns, so a
