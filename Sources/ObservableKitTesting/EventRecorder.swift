@@ -23,6 +23,10 @@ import ObservableKit
 /// It returns as soon as the values are there, without polling, and throws ``RecorderTimeout``
 /// after `timeout`, naming the line that waited and the line that recorded.
 ///
+/// A recorder made with `record(on:)` (a `DispatchQueue` or `MainActor.shared`) records
+/// through that delivery, and ``waitUntilIdle(timeout:fileID:line:isolation:)`` waits until
+/// every value notified before the call has arrived.
+///
 /// The recorder holds its subscription until ``dispose()`` or its deinit.
 public final class EventRecorder<Value> {
   @usableFromInline
