@@ -102,7 +102,7 @@ public final class SharedProperty<T: Sendable>: SharedPropertySource, @unchecked
   }
 
   /// Ends every registration bound to `observer`: those made with
-  /// ``subscribe(_:block:)`` and with ``observe(with:_:)``. Values of those registrations
+  /// `subscribe(_:block:)` and with `observe(with:_:)`. Values of those registrations
   /// that wait for the handler's actor are not delivered.
   ///
   /// Unsubscribing an object that never subscribed does nothing.
