@@ -23,7 +23,10 @@ extension EventSource {
   /// to deliver to. Use ``SharedEvent``, whose operators take an explicit actor.
   ///
   /// Each subscription has one timer and one task, made with the subscription, isolated to
-  /// `isolation`, which waits on `clock`; no task is made per value. Disposing the subscription
+  /// `isolation`, which waits on `clock`; no task is made per value. While the subscription
+  /// lives, its task holds that actor (for the main actor, which is always there, this
+  /// changes nothing): an actor of yours that keeps its own subscription ends it (dispose,
+  /// or a bag it empties) for the actor to be released. Disposing the subscription
   /// cancels the timer and releases the chain. A value still waiting when the source goes
   /// away is delivered at its deadline; then the subscription ends.
   @inlinable
