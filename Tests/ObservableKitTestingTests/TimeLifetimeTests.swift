@@ -27,6 +27,11 @@ private actor Indexer {
       .disposed(by: bag)
   }
 
+  /// Ends the subscription: while it lives, its task holds this actor.
+  func stop() {
+    bag.dispose()
+  }
+
   func type(_ text: String) {
     query.value = text
   }
@@ -45,5 +50,6 @@ struct TimeLifetimeTests {
     await indexer.type("ab")
     await clock.advance(by: .seconds(1))
     #expect(await indexer.indexed == ["a", "ab"])
+    await indexer.stop()
   }
 }
