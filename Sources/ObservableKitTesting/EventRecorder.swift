@@ -23,6 +23,10 @@ import ObservableKit
 /// It returns as soon as the values are there, without polling, and throws ``RecorderTimeout``
 /// after `timeout`, naming the line that waited and the line that recorded.
 ///
+/// A recorder made with `record(on:)` (a `DispatchQueue` or `MainActor.shared`) records
+/// through that delivery, and ``waitUntilIdle(timeout:fileID:line:isolation:)`` waits until
+/// every value notified before the call has arrived.
+///
 /// The recorder holds its subscription until ``dispose()`` or its deinit.
 public final class EventRecorder<Value> {
   @usableFromInline
@@ -34,6 +38,10 @@ public final class EventRecorder<Value> {
   @usableFromInline
   struct Progress: Sendable {
     @usableFromInline var count = 0
+    /// Values notified at the source, for a recorder that records through a delivery
+    /// (`record(on:)`); a plain recorder records as values are notified, and counts here in
+    /// `append`.
+    @usableFromInline var notified = 0
     @usableFromInline var nextID = 0
     @usableFromInline var waiters: [Int: Waiter] = [:]
   }
@@ -69,9 +77,18 @@ public final class EventRecorder<Value> {
   /// Appends one delivered value, and wakes the waits it satisfies.
   @inlinable
   func append(_ value: Value) {
+    append(value, notified: true)
+  }
+
+  /// Appends one delivered value, and wakes the waits it satisfies; `notified` says that the
+  /// value was recorded as it was notified (no delivery in between), so it counts as
+  /// notified too.
+  @inlinable
+  func append(_ value: Value, notified: Bool) {
     recorded.withLock { $0.append(value) }
     let satisfied = progress.withLock { progress -> [CheckedContinuation<Void, any Error>] in
       progress.count += 1
+      if notified { progress.notified += 1 }
       // Nothing waits, most of the time: no filtering, so no allocation per value.
       if progress.waiters.isEmpty { return [] }
       let count = progress.count
@@ -112,6 +129,34 @@ public final class EventRecorder<Value> {
     isolation: isolated (any Actor)? = #isolation
   ) async throws {
     try await Self.wait(for: count, in: progress, timeout: timeout, at: "\(fileID):\(line)", recordedAt: site)
+  }
+
+  /// Returns once every value notified at the source before this call has been delivered to
+  /// the recorder; throws ``RecorderTimeout`` if they have not after `timeout` of
+  /// `ContinuousClock` time, naming this line and the `record` line.
+  ///
+  /// A recorder made with `record(on:)` counts the values its source notifies, as they are
+  /// notified, and the values its delivery (a queue, the main actor) brings; this waits
+  /// until the second count reaches what the first was when it was called, resuming when
+  /// the last of them is recorded: no sleeping, no polling. A recorder made with `record()`
+  /// records as values are notified, so it returns at once. Values notified after the call
+  /// are not waited for. A delivery that is disposed before it delivers (``dispose()``)
+  /// leaves the wait to its timeout.
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
+  public func waitUntilIdle(
+    timeout: Duration = .seconds(5),
+    fileID: String = #fileID,
+    line: Int = #line,
+    isolation: isolated (any Actor)? = #isolation
+  ) async throws {
+    let target = progress.withLock { $0.notified }
+    try await Self.wait(for: target, in: progress, timeout: timeout, at: "\(fileID):\(line)", recordedAt: site)
+  }
+
+  /// Counts one value notified at the source of a recorder that records through a delivery.
+  @usableFromInline
+  func noteNotified() {
+    progress.withLock { $0.notified += 1 }
   }
 
   @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)

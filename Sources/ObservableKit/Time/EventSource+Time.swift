@@ -22,8 +22,11 @@ extension EventSource {
   /// "'nil' is not compatible with expected argument type 'any Actor'"): there is no domain
   /// to deliver to. Use ``SharedEvent``, whose operators take an explicit actor.
   ///
-  /// Each subscription has one timer and at most one task, which starts with the first
-  /// value and waits on `clock`; no task is made per value. Disposing the subscription
+  /// Each subscription has one timer and one task, made with the subscription, isolated to
+  /// `isolation`, which waits on `clock`; no task is made per value. While the subscription
+  /// lives, its task holds that actor (for the main actor, which is always there, this
+  /// changes nothing): an actor of yours that keeps its own subscription ends it (dispose,
+  /// or a bag it empties) for the actor to be released. Disposing the subscription
   /// cancels the timer and releases the chain. A value still waiting when the source goes
   /// away is delivered at its deadline; then the subscription ends.
   @inlinable
@@ -70,27 +73,25 @@ extension EventSource {
 
   /// One subscription of a time operator: values arrive synchronously (the deadline is
   /// taken there), the timer's task runs the rest isolated to `isolation`.
+  ///
+  /// The subscription closure uses `isolation`, and so does the task's closure (not in a
+  /// capture list): by SE-0420 both are then isolated to it, and region-based isolation lets
+  /// the task use the relay, a value of this domain. No runtime check is needed.
   @inlinable
   func timed<C: Clock, Rule: TimeRule>(
     clock: C,
-    isolation: any Actor,
+    isolation: isolated any Actor,
     rule makeRule: @escaping () -> Rule
   ) -> ReadOnlyEvent<Value> where Rule.Value == Value, Rule.Instant == C.Instant {
     ReadOnlyEvent { handler in
-      let relay = TimedRelay(makeRule(), handler: handler)
-      let box = ActorBound<any DeadlineHandling<C.Instant>>(relay, owner: isolation)
+      let relay = TimedRelay(makeRule())
       let (timer, armTimer) = clock.makeOperatorTimer()
-      let loop = TimerLoop(
-        timer: timer,
-        armTimer: armTimer,
-        target: isolation,
-        fire: { isolation, deadline, loop in box.withValue(isolation) { $0.fire(at: deadline, arming: loop) } },
-        onEnd: { box.clear() }
-      )
+      let loop = TimerLoop(timer: timer, armTimer: armTimer, downstream: relay.output.observe(handler))
       let signal = SourceEndSignal(loop)
       loop.attach(observe { value in
         withExtendedLifetime(signal) { relay.arrive(value, at: clock.now, arming: loop) }
       })
+      loop.start(Task { await loop.drive(isolation, relay) })
       return loop
     }
   }

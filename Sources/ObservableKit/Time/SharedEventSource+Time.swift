@@ -50,14 +50,21 @@ extension SharedEventSource {
   ) -> SharedReadOnlyEvent<Value> where Rule.Value == Value, Rule.Instant == C.Instant {
     SharedReadOnlyEvent { handler in
       let relay = SharedTimedRelay(makeRule(), handler: handler)
-      let box = ActorBound<any DeadlineHandling<C.Instant>>(relay, owner: isolation)
+      // Sendable, so a lock may hold it; released at the end of the subscription.
+      let slot = Locked<SharedTimedRelay<Rule>?>(relay)
       let (timer, armTimer) = clock.makeOperatorTimer()
       let loop = TimerLoop(
         timer: timer,
         armTimer: armTimer,
         target: isolation,
-        fire: { isolation, deadline, loop in box.withValue(isolation) { $0.fire(at: deadline, arming: loop) } },
-        onEnd: { box.clear() }
+        fire: { _, deadline, loop in slot.withLock { $0 }?.fire(at: deadline, arming: loop) },
+        onEnd: {
+          let relay = slot.withLock { slot in
+            defer { slot = nil }
+            return slot
+          }
+          withExtendedLifetime(relay) {}
+        }
       )
       let signal = SourceEndSignal(loop)
       loop.attach(observeNonisolated { value in

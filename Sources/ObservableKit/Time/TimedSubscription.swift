@@ -1,52 +1,10 @@
 /// The machinery behind the time operators: per subscription, the operator's rule under a
-/// lock, one timer, and at most one task, started at the first deadline, that awaits the
-/// timer and runs the handlers isolated to the operator's actor.
+/// lock, one timer, and at most one task, that awaits the timer and runs the handlers
+/// isolated to the operator's actor.
 ///
 /// Values arrive synchronously in the source's domain: the deadline is computed there,
 /// from the clock's `now` at arrival, and armed before `observe`'s handler returns, so a
 /// task that starts late cannot stretch it. The task only waits; it never decides.
-
-/// A value of one actor's isolation domain, handed out only to code that the compiler runs
-/// isolated to that actor.
-///
-/// The time operators of the confined family need this: the downstream handler is a plain
-/// closure of the source's domain (the actor captured with `#isolation` when the operator
-/// was applied), and the timer's task must call it there. The task is isolated to that
-/// actor through an `isolated` parameter, and `withValue` checks that it is the same actor,
-/// so the value is only ever touched in its own domain: what an actor's stored property
-/// guarantees, for an actor known only at run time.
-@available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
-@usableFromInline
-final class ActorBound<Value>: @unchecked Sendable {
-  // `slot` is only touched under its lock, and the value in it is only used by `withValue`,
-  // isolated to `owner`; `clear` only releases it.
-  let owner: any Actor
-  private let slot: Locked<Value?>
-
-  @usableFromInline
-  init(_ value: Value, owner: any Actor) {
-    self.owner = owner
-    slot = Locked(value)
-  }
-
-  /// Runs `body` with the value, if it was not cleared; the caller is isolated to `owner`.
-  @usableFromInline
-  func withValue(_ isolation: isolated any Actor, _ body: (Value) -> Void) {
-    precondition(isolation === owner, "ActorBound used outside its actor")
-    guard let value = slot.withLock({ $0 }) else { return }
-    body(value)
-  }
-
-  /// Releases the value, outside the lock.
-  @usableFromInline
-  func clear() {
-    let value = slot.withLock { slot in
-      defer { slot = nil }
-      return slot
-    }
-    withExtendedLifetime(value) {}
-  }
-}
 
 /// What the timer's task calls for a deadline; erases the rule's type, which a `@Sendable`
 /// closure may not capture unless it is `SendableMetatype` (Swift 6.2).
@@ -57,18 +15,22 @@ protocol DeadlineHandling<Instant>: AnyObject {
   func fire(at deadline: Instant, arming loop: TimerLoop<Instant>)
 }
 
-/// The confined family's relay: the rule and the downstream handler, used in the source's
-/// domain (values arrive there, and the timer's task runs there).
+/// The confined family's relay: the rule, and the event the downstream handler observes.
+/// Not Sendable: it lives in the source's domain, where values arrive, and the timer's task
+/// is isolated to that domain's actor, so the compiler checks every use (see `timed`).
+///
+/// The downstream handler is registered on `output`, not stored here, so that disposing from
+/// any thread releases it at once, through the engine's own registration; the relay itself
+/// (the rule and an event with no observer left) goes when the task ends on its actor.
 @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
 @usableFromInline
 final class TimedRelay<Rule: TimeRule>: DeadlineHandling {
   @usableFromInline let rule: Locked<Rule>
-  @usableFromInline let handler: (Rule.Value) -> Void
+  @usableFromInline let output = ObservableEvent<Rule.Value>()
 
   @inlinable
-  init(_ rule: Rule, handler: @escaping (Rule.Value) -> Void) {
+  init(_ rule: Rule) {
     self.rule = Locked(rule)
-    self.handler = handler
   }
 
   /// The rule decides under the lock, and arms the timer there, so that deadlines reach the
@@ -80,7 +42,7 @@ final class TimedRelay<Rule: TimeRule>: DeadlineHandling {
       if let deadline { loop.arm(at: deadline) }
       return deliver
     }
-    if let deliver { handler(deliver) }
+    if let deliver { output.notifyObservers(deliver) }
   }
 
   @usableFromInline
@@ -90,7 +52,7 @@ final class TimedRelay<Rule: TimeRule>: DeadlineHandling {
       if let next { loop.arm(at: next) }
       return values
     }
-    for value in values { handler(value) }
+    for value in values { output.notifyObservers(value) }
   }
 }
 
@@ -132,16 +94,22 @@ final class SharedTimedRelay<Rule: TimeRule & Sendable>: DeadlineHandling, Senda
   }
 }
 
-/// One subscription's timer and its task. The task starts at the first deadline, runs
-/// isolated to `target`, and calls `fire` for each deadline the timer returns; it ends when
-/// the timer is cancelled (dispose), or when the source has released the subscription and
-/// no deadline is armed.
+/// One subscription's timer and its task. The task runs isolated to the operator's actor,
+/// and runs the handlers for each deadline the timer returns; it ends when the timer is
+/// cancelled (dispose), or when the source has released the subscription and no deadline is
+/// armed.
+///
+/// The confined family starts its task when the subscription is made, in the source's
+/// domain (`start(_:)`), isolated by the compiler to the operator's actor; the shared family
+/// starts it at the first deadline (`init(timer:armTimer:target:fire:onEnd:)`), with a
+/// Sendable relay. While it runs, the task holds that actor: disposing, or the source's end,
+/// lets go of it.
 @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
 @usableFromInline
 final class TimerLoop<Instant: InstantProtocol>: Disposable {
   @usableFromInline typealias Fire = @Sendable (isolated any Actor, Instant, TimerLoop) -> Void
 
-  /// What the task needs and what ends the subscription's hold on its domain. Released at
+  /// What the shared family's task needs, and what ends its hold on its domain. Released at
   /// the end (dispose, or the source's end): `target` is often the actor that holds this
   /// subscription's token, so keeping it would make a cycle.
   private struct Parts {
@@ -157,13 +125,16 @@ final class TimerLoop<Instant: InstantProtocol>: Disposable {
   private let state = Locked(TimerLoopState())
   private let parts: Locked<Parts?>
   private let upstream = DisposableSlot()
+  private let downstream = DisposableSlot()
 
+  /// The shared family's loop: the task starts at the first deadline.
+  ///
   /// - Parameters:
   ///   - armTimer: Arms `timer`; made where the clock's type is known, so that it is
   ///     specialized (the arrival path's cost).
   ///   - target: The actor the task runs on.
   ///   - fire: Runs the handlers for one deadline, isolated to `target`.
-  ///   - onEnd: Releases what the subscription holds in its domain (the relay's box).
+  ///   - onEnd: Releases what the subscription holds (the relay).
   @usableFromInline
   init(
     timer: any ClockTimer<Instant>,
@@ -177,15 +148,43 @@ final class TimerLoop<Instant: InstantProtocol>: Disposable {
     parts = Locked(Parts(fire: fire, target: target, onEnd: onEnd))
   }
 
+  /// The confined family's loop: its task is started by `start(_:)`, and `downstream` is
+  /// the registration of the downstream handler, ended with the loop.
+  @usableFromInline
+  init(timer: any ClockTimer<Instant>, armTimer: @escaping @Sendable (Instant) -> Void, downstream: any Disposable) {
+    self.timer = timer
+    self.armTimer = armTimer
+    parts = Locked(nil)
+    self.downstream.fill(downstream)
+    state.withLock { $0.isStarted = true }
+  }
+
   /// Connects the upstream subscription.
   @usableFromInline
   func attach(_ token: any Disposable) {
     upstream.fill(token)
   }
 
-  /// Arms the timer, and starts the task at the first deadline. Called with the relay's
-  /// lock held, so deadlines reach the timer in the order the rule decided them; it takes
-  /// only this loop's and the timer's locks, and runs no user code.
+  /// Keeps the confined family's task, to cancel it on dispose.
+  @usableFromInline
+  func start(_ task: Task<Void, Never>) {
+    let ended = state.withLock { state in
+      if !state.isDisposed { state.task = task }
+      return state.isDisposed
+    }
+    if ended { task.cancel() }
+  }
+
+  /// The confined family's task body: isolated to the operator's actor, the relay's domain,
+  /// so the relay and its handlers are used only there, as the compiler checks.
+  @usableFromInline
+  func drive(_ isolation: isolated any Actor, _ relay: any DeadlineHandling<Instant>) async {
+    await run(isolation) { relay.fire(at: $0, arming: self) }
+  }
+
+  /// Arms the timer (and, for the shared family, starts the task at the first deadline).
+  /// Called with the relay's lock held, so deadlines reach the timer in the order the rule
+  /// decided them; it takes only this loop's and the timer's locks, and runs no user code.
   @usableFromInline
   func arm(at deadline: Instant) {
     let start = state.withLock { state -> Bool in
@@ -198,28 +197,32 @@ final class TimerLoop<Instant: InstantProtocol>: Disposable {
     if start { startTask() }
   }
 
-  /// Starts the task at the first deadline. The task holds the loop until it ends (dispose,
-  /// or the source's end), then lets go.
+  /// Starts the shared family's task at the first deadline. The task holds the loop until
+  /// it ends (dispose, or the source's end), then lets go.
   private func startTask() {
     parts.withLock { parts in
       guard let parts else { return }
-      let task = Task { [timer, fire = parts.fire, target = parts.target] in
-        await Self.run(isolation: target, timer: timer, loop: self, fire: fire)
+      let task = Task { [fire = parts.fire, target = parts.target] in
+        await Self.runShared(isolation: target, loop: self, fire: fire)
       }
       state.withLock { $0.task = task }
     }
   }
 
+  private static func runShared(isolation: isolated any Actor, loop: TimerLoop, fire: Fire) async {
+    await loop.run(isolation) { fire(isolation, $0, loop) }
+  }
+
   /// The subscription's one task: isolated to `isolation` throughout, so each `fire` runs
   /// there with no hop of its own; it awaits the timer between deadlines.
-  private static func run(isolation: isolated any Actor, timer: any ClockTimer<Instant>, loop: TimerLoop, fire: Fire) async {
+  private func run(_ isolation: isolated any Actor, fire: (Instant) -> Void) async {
     while let deadline = await timer.next() {
-      loop.state.withLock { $0.isArmed = false }
-      fire(isolation, deadline, loop)
+      state.withLock { $0.isArmed = false }
+      fire(deadline)
       timer.didHandle()
-      if loop.state.withLock({ $0.sourceEnded && !$0.isArmed }) { break }
+      if state.withLock({ $0.sourceEnded && !$0.isArmed }) { break }
     }
-    loop.end()
+    end()
   }
 
   /// The source released the upstream handler: nothing more arrives. What is armed still
@@ -232,8 +235,8 @@ final class TimerLoop<Instant: InstantProtocol>: Disposable {
     if idle { end() }
   }
 
-  /// Cancels the timer and releases the fire closure and the relay; what they capture is
-  /// released here, outside the locks.
+  /// Cancels the timer, ends the downstream registration and releases the shared family's
+  /// fire closure and relay; what they capture is released here, outside the locks.
   private func end() {
     let task = state.withLock { state in
       state.isDisposed = true
@@ -245,6 +248,7 @@ final class TimerLoop<Instant: InstantProtocol>: Disposable {
       return parts
     }
     timer.cancel()
+    downstream.dispose()
     parts?.onEnd()
     withExtendedLifetime((parts, task)) {}
   }
