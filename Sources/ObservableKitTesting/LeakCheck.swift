@@ -21,8 +21,8 @@ import ObservableKit
 /// Inside ``withLeakCheck(fileID:line:isolation:_:)`` the check is ``current`` for the task,
 /// and every `record()` registers its subscription with it, with the line that called
 /// `record()`. In a debug build, so does every subscription made by the plain `observe`,
-/// `observeChanges` and `observeNonisolated` of ``ObservableEvent``, ``Property``,
-/// ``SharedEvent`` and ``SharedProperty`` and by ``EventHub``'s `observe(_:from:_:)`, named
+/// `observeChanges` and `observeNonisolated` of `ObservableEvent`, `Property`,
+/// `SharedEvent` and `SharedProperty` and by `EventHub`'s `observe(_:from:_:)`, named
 /// `subscription at File.swift:line`. Other subscriptions are tracked with
 /// `track(_:_:fileID:line:)`.
 public final class LeakCheck: Sendable {
