@@ -20,7 +20,11 @@ import ObservableKit
 ///
 /// Inside ``withLeakCheck(fileID:line:isolation:_:)`` the check is ``current`` for the task,
 /// and every `record()` registers its subscription with it, with the line that called
-/// `record()`. Other subscriptions are tracked with `track(_:_:fileID:line:)`.
+/// `record()`. In a debug build, so does every subscription made by the plain `observe`,
+/// `observeChanges` and `observeNonisolated` of `ObservableEvent`, `Property`,
+/// `SharedEvent` and `SharedProperty` and by `EventHub`'s `observe(_:from:_:)`, named
+/// `subscription at File.swift:line`. Other subscriptions are tracked with
+/// `track(_:_:fileID:line:)`.
 public final class LeakCheck: Sendable {
   /// One thing the check found alive.
   public struct Survivor: Sendable, CustomStringConvertible {
@@ -91,7 +95,16 @@ public func withLeakCheck<Result>(
 ) async throws -> Result {
   let check = LeakCheck()
   let result = try await LeakCheck.$current.withValue(check) {
+    #if DEBUG
+    // Subscriptions made by the site-taking entry points are tracked with their call site.
+    try await SubscriptionSites.$log.withValue({ subscription, fileID, line in
+      check.track(subscription, "subscription", site: "\(fileID):\(line)")
+    }) {
+      try await body(check)
+    }
+    #else
     try await body(check)
+    #endif
   }
   try check.check(fileID: fileID, line: line)
   return result

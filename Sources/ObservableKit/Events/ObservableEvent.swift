@@ -56,9 +56,23 @@ public final class ObservableEvent<T>: EventSource {
   /// - Parameter handler: Called synchronously on the notifying thread, after the handlers
   ///   registered before it.
   /// - Returns: A disposable that ends this registration. Dropping it does not end it.
-  @inlinable
+  @inlinable @_disfavoredOverload
   public func observe(_ handler: @escaping (T) -> Void) -> any Disposable {
     InlineSubscription(storage: storage, id: storage.add(handler))
+  }
+
+  /// Registers `handler` to be called with every later notification, as ``observe(_:)``
+  /// does; in a debug build inside ObservableKitTesting's `withLeakCheck`, the subscription
+  /// is named by `fileID:line`, the call site.
+  @inlinable
+  public func observe(
+    _ handler: @escaping (T) -> Void, fileID: StaticString = #fileID, line: UInt = #line
+  ) -> any Disposable {
+    let subscription: any Disposable = InlineSubscription(storage: storage, id: storage.add(handler))
+    #if DEBUG
+    SubscriptionSites.made(subscription, fileID, line)
+    #endif
+    return subscription
   }
 
   /// Registers `handler` for as long as `owner` is alive, passing the owner in, so the

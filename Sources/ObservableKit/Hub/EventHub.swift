@@ -100,13 +100,30 @@ public final class EventHub {
   ///   - handler: Called synchronously on the posting thread, after the handlers of this
   ///     message registered before it.
   /// - Returns: A disposable that ends this registration. Dropping it does not end it.
-  @inlinable
+  @inlinable @_disfavoredOverload
   public func observe<Payload>(
     _ message: HubMessage<Payload>,
     from sender: AnyObject? = nil,
     _ handler: @escaping (Payload) -> Void
   ) -> any Disposable {
     register(message, HubSenderFilter(sender), handler)
+  }
+
+  /// Registers `handler` as ``observe(_:from:_:)`` does; in a debug build inside
+  /// ObservableKitTesting's `withLeakCheck`, the subscription is named by `fileID:line`.
+  @inlinable
+  public func observe<Payload>(
+    _ message: HubMessage<Payload>,
+    from sender: AnyObject? = nil,
+    _ handler: @escaping (Payload) -> Void,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) -> any Disposable {
+    let subscription = register(message, HubSenderFilter(sender), handler)
+    #if DEBUG
+    SubscriptionSites.made(subscription, fileID, line)
+    #endif
+    return subscription
   }
 
   /// Registers `handler` for as long as `owner` is alive, passing the owner in, so the

@@ -159,18 +159,46 @@ public final class Property<T>: PropertySource {
   /// - Parameter handler: Called synchronously on the setting thread, after the handlers
   ///   registered before it.
   /// - Returns: A disposable that ends this registration. Dropping it does not end it.
-  @inlinable
+  @inlinable @_disfavoredOverload
   public func observe(_ handler: @escaping (T) -> Void) -> any Disposable {
     register(replay: true, handler)
+  }
+
+  /// Calls `handler` with the current value at once, then with every later value, as
+  /// ``observe(_:)`` does; in a debug build inside ObservableKitTesting's `withLeakCheck`,
+  /// the subscription is named by `fileID:line`, the call site.
+  @inlinable
+  public func observe(
+    _ handler: @escaping (T) -> Void, fileID: StaticString = #fileID, line: UInt = #line
+  ) -> any Disposable {
+    let subscription = register(replay: true, handler)
+    #if DEBUG
+    SubscriptionSites.made(subscription, fileID, line)
+    #endif
+    return subscription
   }
 
   /// Calls `handler` with every value set from now on, without the current value.
   ///
   /// The same as ``observe(_:)`` minus the replay: a value that was already current when
   /// this method was called is never delivered, even if a set races with the call.
-  @inlinable
+  @inlinable @_disfavoredOverload
   public func observeChanges(_ handler: @escaping (T) -> Void) -> any Disposable {
     register(replay: false, handler)
+  }
+
+  /// Calls `handler` with every value set from now on, as ``observeChanges(_:)`` does; in a
+  /// debug build inside ObservableKitTesting's `withLeakCheck`, the subscription is named by
+  /// `fileID:line`, the call site.
+  @inlinable
+  public func observeChanges(
+    _ handler: @escaping (T) -> Void, fileID: StaticString = #fileID, line: UInt = #line
+  ) -> any Disposable {
+    let subscription = register(replay: false, handler)
+    #if DEBUG
+    SubscriptionSites.made(subscription, fileID, line)
+    #endif
+    return subscription
   }
 
   /// Calls `handler` with the owner and the current value at once, then with every later

@@ -65,9 +65,18 @@ public final class SharedEvent<T: Sendable>: SharedEventSource, @unchecked Senda
   /// notifications come from several threads: the family's fast path, for nonisolated code.
   ///
   /// - Returns: A disposable that ends this registration. Dropping it does not end it.
-  @inlinable
+  @inlinable @_disfavoredOverload
   public func observeNonisolated(_ handler: @escaping @Sendable (T) -> Void) -> any Disposable {
     event.observe(handler)
+  }
+
+  /// Registers `handler` as ``observeNonisolated(_:)`` does; in a debug build inside
+  /// ObservableKitTesting's `withLeakCheck`, the subscription is named by `fileID:line`.
+  @inlinable
+  public func observeNonisolated(
+    _ handler: @escaping @Sendable (T) -> Void, fileID: StaticString = #fileID, line: UInt = #line
+  ) -> any Disposable {
+    event.observe(handler, fileID: fileID, line: line)
   }
 
   /// The number of live subscriptions.

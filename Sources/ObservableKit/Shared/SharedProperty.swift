@@ -53,9 +53,18 @@ public final class SharedProperty<T: Sendable>: SharedPropertySource, @unchecked
   /// Registers `handler`, called with the current value at once, then with every later
   /// value, synchronously on the setting thread: the family's fast path, for nonisolated
   /// code. Calls never overlap; see ``Property``.
-  @inlinable
+  @inlinable @_disfavoredOverload
   public func observeNonisolated(_ handler: @escaping @Sendable (T) -> Void) -> any Disposable {
     property.observe(handler)
+  }
+
+  /// Registers `handler` as ``observeNonisolated(_:)`` does; in a debug build inside
+  /// ObservableKitTesting's `withLeakCheck`, the subscription is named by `fileID:line`.
+  @inlinable
+  public func observeNonisolated(
+    _ handler: @escaping @Sendable (T) -> Void, fileID: StaticString = #fileID, line: UInt = #line
+  ) -> any Disposable {
+    property.observe(handler, fileID: fileID, line: line)
   }
 
   /// Registers `handler` for every value set from now on, without the replay, as

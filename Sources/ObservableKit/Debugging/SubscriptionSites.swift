@@ -1,0 +1,21 @@
+/// Where subscriptions were made, for ObservableKitTesting's leak check: a debug-only hook,
+/// read once per registration by the entry points that take a call site, never on notify.
+/// In a release build the entry points do not call it (each call is under `#if DEBUG`).
+@usableFromInline
+package enum SubscriptionSites {
+  #if DEBUG
+  /// Called with each subscription made, in this task, by an entry point that takes a site.
+  @TaskLocal package static var log: (@Sendable (any Disposable, StaticString, UInt) -> Void)?
+  #endif
+
+  /// Reports `subscription`, made at `fileID:line`, to the task's log, if one is bound.
+  @usableFromInline
+  package static func made(_ subscription: any Disposable, _ fileID: StaticString, _ line: UInt) {
+    #if DEBUG
+    // Only the user's calls are reported: the library's own links (an operator observing
+    // its source) live and die with the subscription the user holds.
+    guard let log, !fileID.description.hasPrefix("ObservableKit/") else { return }
+    log(subscription, fileID, line)
+    #endif
+  }
+}
