@@ -7,13 +7,11 @@ extension EventSource where Value: Sendable {
   /// ``EventRecorder/waitUntilIdle(timeout:fileID:line:isolation:)`` can wait for the
   /// deliveries still on their way; see ``EventRecorder``.
   public func record(on queue: DispatchQueue, fileID: String = #fileID, line: Int = #line) -> EventRecorder<Value> {
-    let recorder = EventRecorder<Value>(site: "\(fileID):\(line)")
-    // The count first, so a value is counted before its delivery can record it.
-    let counting = observe { [weak recorder] _ in recorder?.noteNotified() }
-    let delivering = observe(on: queue) { [weak recorder] in recorder?.append($0, notified: false) }
-    recorder.attach(RecordingPair(counting, delivering))
-    LeakCheck.current?.track(recorder.subscriptionProbe, "record(on:)", site: recorder.site)
-    return recorder
+    EventRecorder<Value>.recording(site: "\(fileID):\(line)") { recorder in
+      // The count first, so a value is counted before its delivery can record it.
+      (observe { [weak recorder] _ in recorder?.noteNotified() },
+       observe(on: queue) { [weak recorder] in recorder?.append($0, notified: false) })
+    }
   }
 
   /// Records every value this source delivers from now on through `observe(on: MainActor)`,
@@ -21,12 +19,11 @@ extension EventSource where Value: Sendable {
   /// ``EventRecorder/waitUntilIdle(timeout:fileID:line:isolation:)`` can wait for the
   /// deliveries still on their way; see ``EventRecorder``.
   public func record(on mainActor: MainActor, fileID: String = #fileID, line: Int = #line) -> EventRecorder<Value> {
-    let recorder = EventRecorder<Value>(site: "\(fileID):\(line)")
-    let counting = observe { [weak recorder] _ in recorder?.noteNotified() }
-    let delivering = observe(on: mainActor) { [weak recorder] in recorder?.append($0, notified: false) }
-    recorder.attach(RecordingPair(counting, delivering))
-    LeakCheck.current?.track(recorder.subscriptionProbe, "record(on:)", site: recorder.site)
-    return recorder
+    EventRecorder<Value>.recording(site: "\(fileID):\(line)") { recorder in
+      // The count first, so a value is counted before its delivery can record it.
+      (observe { [weak recorder] _ in recorder?.noteNotified() },
+       observe(on: mainActor) { [weak recorder] in recorder?.append($0, notified: false) })
+    }
   }
 }
 
@@ -36,12 +33,11 @@ extension SharedEventSource {
   /// thread), so that ``EventRecorder/waitUntilIdle(timeout:fileID:line:isolation:)`` can
   /// wait for the deliveries still on their way; see ``EventRecorder``.
   public func record(on queue: DispatchQueue, fileID: String = #fileID, line: Int = #line) -> EventRecorder<Value> {
-    let recorder = EventRecorder<Value>(site: "\(fileID):\(line)")
-    let counting = observeNonisolated { [weak recorder] _ in recorder?.noteNotified() }
-    let delivering = observe(on: queue) { [weak recorder] in recorder?.append($0, notified: false) }
-    recorder.attach(RecordingPair(counting, delivering))
-    LeakCheck.current?.track(recorder.subscriptionProbe, "record(on:)", site: recorder.site)
-    return recorder
+    EventRecorder<Value>.recording(site: "\(fileID):\(line)") { recorder in
+      // The count first, so a value is counted before its delivery can record it.
+      (observeNonisolated { [weak recorder] _ in recorder?.noteNotified() },
+       observe(on: queue) { [weak recorder] in recorder?.append($0, notified: false) })
+    }
   }
 
   /// Records every value this source delivers from now on through `observe(on: MainActor)`,
@@ -49,12 +45,11 @@ extension SharedEventSource {
   /// ``EventRecorder/waitUntilIdle(timeout:fileID:line:isolation:)`` can wait for the
   /// deliveries still on their way; see ``EventRecorder``.
   public func record(on mainActor: MainActor, fileID: String = #fileID, line: Int = #line) -> EventRecorder<Value> {
-    let recorder = EventRecorder<Value>(site: "\(fileID):\(line)")
-    let counting = observeNonisolated { [weak recorder] _ in recorder?.noteNotified() }
-    let delivering = observe(on: mainActor) { [weak recorder] in recorder?.append($0, notified: false) }
-    recorder.attach(RecordingPair(counting, delivering))
-    LeakCheck.current?.track(recorder.subscriptionProbe, "record(on:)", site: recorder.site)
-    return recorder
+    EventRecorder<Value>.recording(site: "\(fileID):\(line)") { recorder in
+      // The count first, so a value is counted before its delivery can record it.
+      (observeNonisolated { [weak recorder] _ in recorder?.noteNotified() },
+       observe(on: mainActor) { [weak recorder] in recorder?.append($0, notified: false) })
+    }
   }
 }
 
@@ -75,4 +70,19 @@ final class RecordingPair: Disposable {
   }
 
   var isDisposed: Bool { delivering.isDisposed }
+}
+
+extension EventRecorder {
+  /// A recorder fed by the two subscriptions `subscribe` makes: one that counts each value as
+  /// it is notified, one that records it as its delivery brings it.
+  fileprivate static func recording(
+    site: String,
+    _ subscribe: (EventRecorder) -> (counting: any Disposable, delivering: any Disposable)
+  ) -> EventRecorder {
+    let recorder = EventRecorder(site: site)
+    let (counting, delivering) = subscribe(recorder)
+    recorder.attach(RecordingPair(counting, delivering))
+    LeakCheck.current?.track(recorder.subscriptionProbe, "record(on:)", site: recorder.site)
+    return recorder
+  }
 }
