@@ -1,8 +1,8 @@
 import ObservableKitShims
 
 /// The lock of an observer list: a ``Locked`` plus an epoch that passes load without the
-/// lock (it moves on every removal) and, for a property, the delivery turn (see
-/// `Property+Delivery.swift`). Only the observer lists pay for these two words.
+/// lock (it moves on every removal) and, for a property, the turn (see
+/// `Property+Turn.swift`). Only the observer lists pay for these two words.
 ///
 /// The lock sits in the tail of one buffer with the state, so it never moves and costs no
 /// second allocation. It is not recursive: never call user code inside `withLock`.
@@ -48,20 +48,20 @@ package struct ObserverListLock<State> {
     buffer.withUnsafeMutablePointerToElements { okit_sync_advance_epoch($0) }
   }
 
-  /// Takes the delivery turn if nobody holds it. Call without the lock.
+  /// Takes the turn if nobody holds it. Call without the lock.
   @inlinable
   func tryTakeTurn() -> Bool {
     buffer.withUnsafeMutablePointerToElements { okit_sync_try_take_turn($0) }
   }
 
-  /// Takes the delivery turn (true), or asks its holder to deliver again (false).
+  /// Takes the turn (true), or asks its holder to deliver again (false).
   /// Call without the lock.
   @inlinable
   func takeTurnOrRequest() -> Bool {
     buffer.withUnsafeMutablePointerToElements { okit_sync_take_turn_or_request($0) }
   }
 
-  /// Lets go of the delivery turn (true), or keeps it to serve a request (false).
+  /// Lets go of the turn (true), or keeps it to serve a request (false).
   @inlinable
   func releaseTurn() -> Bool {
     buffer.withUnsafeMutablePointerToElements { okit_sync_release_turn($0) }

@@ -1,5 +1,5 @@
 /// Notifications and the re-entrancy frame: a notification made from inside a pass of the
-/// same storage, on the same thread, is queued behind that pass (see `DeliveryFrame`).
+/// same storage, on the same thread, is queued behind that pass (see `PassFrame`).
 ///
 /// Invariant: a frame lives on the stack of the thread that pushed it, and only that thread
 /// queues into it or drains it, so the queue needs no lock; the drain delivers each queued
@@ -9,20 +9,20 @@ extension ObserverStorage {
   /// uses one): the queue for notifications made from inside it.
   @inlinable
   package var currentPassQueue: UnsafeMutablePointer<ContiguousArray<Value>?>? {
-    DeliveryFrame.queue(of: objectID, as: Value.self)
+    PassFrame.queue(of: objectID, as: Value.self)
   }
 
   /// Delivers `value` to every handler, in registration order, on this thread.
   ///
   /// A notification that arrives from inside a handler on this thread is queued and
-  /// delivered after the current pass; see ``withNewDeliveryFrame(_:)``.
+  /// delivered after the current pass; see ``withNewPassFrame(_:)``.
   @inlinable
   package func notify(_ value: Value) {
     if let queue = currentPassQueue {
       Self.enqueue(value, in: queue)
       return
     }
-    withNewDeliveryFrame { deliver(value) }
+    withNewPassFrame { deliver(value) }
   }
 
   /// Queues `value` behind the pass in progress on this thread, whose queue
@@ -36,10 +36,10 @@ extension ObserverStorage {
   /// made on this thread while it runs are queued (see ``currentPassQueue``), and delivered
   /// in order, each with a fresh snapshot, when it returns.
   @inlinable
-  package func withNewDeliveryFrame(_ body: () -> Void) {
+  package func withNewPassFrame(_ body: () -> Void) {
     var queue: ContiguousArray<Value>? = nil
     withUnsafeMutablePointer(to: &queue) { queue in
-      DeliveryFrame.push(owner: objectID, queue: queue) {
+      PassFrame.push(owner: objectID, queue: queue) {
         body()
         schedulePoint("frame: draining the notifications queued during the pass")
         var next = 0

@@ -15,7 +15,7 @@ extension Property {
     while true {
       let (current, version) = storage.withLock { header in (header.state.value, header.state.version) }
       var copy = current
-      let result = try DeliveryFrame.whileModifying(storage.identity) { try body(&copy) }
+      let result = try PassFrame.whileModifying(storage.identity) { try body(&copy) }
       let published = commit { state in
         state.version == version ? state.replace(with: copy) : nil
       }

@@ -142,7 +142,7 @@ public final class Property<T>: PropertySource {
     }
     set {
       precondition(
-        !DeliveryFrame.isModifying(storage.objectID),
+        !PassFrame.isModifying(storage.objectID),
         "Property.modify: the closure must change its inout argument, not set the property itself"
       )
       // The old value leaves the lock inside the update, so its deinit runs outside. An
@@ -254,7 +254,7 @@ public final class Property<T>: PropertySource {
   ///     while it is alive, and `handler` receives it strongly.
   ///   - replay: Whether to deliver the current value before returning.
   ///   - handler: Receives the owner (nil without one) and each set, already filtered: it
-  ///     runs holding the delivery turn, only with versions newer than it has seen.
+  ///     runs holding the turn, only with versions newer than it has seen.
   @inlinable
   func register(
     owner: AnyObject? = nil,

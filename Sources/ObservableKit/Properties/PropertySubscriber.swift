@@ -18,7 +18,7 @@
 @usableFromInline
 final class PropertySubscriber<Call> {
   // Not Sendable: a property's handlers are plain closures. `lastVersion` is guarded by the
-  // property's delivery turn (see above), which also makes the runtime exclusivity check
+  // property's turn (see above), which also makes the runtime exclusivity check
   // redundant.
   @exclusivity(unchecked) @usableFromInline var lastVersion: UInt64 = 0
   @usableFromInline let call: Call

@@ -80,10 +80,10 @@ static inline void okit_lock_unlock(okit_lock_t *lock) {
 }
 
 /// The lock of an observer list, with a 64-bit epoch that passes load without the lock
-/// and, for properties, the delivery turn.
+/// and, for properties, the turn.
 typedef struct {
   uint64_t epoch;
-  /// The delivery turn of a property: OKIT_TURN_HELD while one thread delivers its values,
+  /// The turn of a property: OKIT_TURN_HELD while one thread delivers its values,
   /// plus OKIT_TURN_REQUESTED once another thread has asked it to deliver again.
   uint64_t turn;
   okit_lock_t lock;
@@ -142,7 +142,7 @@ static inline bool okit_sync_release_turn(okit_sync_t *sync) {
   return false;
 }
 
-/// The innermost delivery frame of the calling thread (see DeliveryFrame.swift).
+/// The innermost pass frame of the calling thread (see PassFrame.swift).
 #if defined(_WIN32)
 extern __declspec(thread) void *_Nullable okit_frame;
 #elif defined(__ELF__) && !defined(__ANDROID__)

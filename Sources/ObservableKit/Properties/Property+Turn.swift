@@ -1,6 +1,6 @@
 /// How a property delivers: one thread at a time.
 ///
-/// The thread that sets a property takes the storage's delivery turn and delivers. If
+/// The thread that sets a property takes the storage's turn and delivers. If
 /// another thread holds the turn, the setter leaves a request and returns; the holder
 /// makes one more pass with the value that is current when its pass ends. Each subscriber
 /// skips versions it is not newer than, so calls never overlap, never go back in time,
@@ -33,8 +33,8 @@ extension Property {
     case requested
   }
 
-  /// Takes the delivery turn, or finds that this thread holds it, or asks its holder for
-  /// one more pass. Only the holder pushes delivery frames for a property, so a frame of
+  /// Takes the turn, or finds that this thread holds it, or asks its holder for
+  /// one more pass. Only the holder pushes pass frames for a property, so a frame of
   /// this storage on this thread means the turn is this thread's; it is looked up only
   /// when the turn is taken, which keeps the thread-local walk off the uncontended path.
   @inlinable
@@ -48,14 +48,14 @@ extension Property {
   /// with the current value per request from another thread, and lets go of the turn.
   @inlinable
   func withTurn(_ pass: () -> Void) {
-    storage.withNewDeliveryFrame(pass)
+    storage.withNewPassFrame(pass)
     schedulePoint("property.turn: releasing the turn")
     while !storage.releaseTurn() {
       schedulePoint("property.turn: serving a request with the current value")
       let (current, snapshot) = storage.withLock { header in
         (header.state.current, storage.snapshotLocked(header))
       }
-      storage.withNewDeliveryFrame {
+      storage.withNewPassFrame {
         storage.forEachHandler(in: snapshot) { $0(current) }
       }
     }
@@ -78,22 +78,22 @@ extension Property {
   }
 }
 
-/// The delivery turn, in the storage's lock word: only properties take it.
+/// The turn, in the storage's lock word: only properties take it.
 extension ObserverStorage {
-  /// Takes the delivery turn if nobody holds it, the usual case: one atomic operation.
+  /// Takes the turn if nobody holds it, the usual case: one atomic operation.
   @inlinable
   package func tryTakeTurn() -> Bool {
     locked.tryTakeTurn()
   }
 
-  /// Takes the delivery turn (true), or asks the thread that holds it to deliver again
+  /// Takes the turn (true), or asks the thread that holds it to deliver again
   /// before it lets go (false). Owners that deliver on one thread at a time use it.
   @inlinable
   package func takeTurnOrRequest() -> Bool {
     locked.takeTurnOrRequest()
   }
 
-  /// Lets go of the delivery turn (true), or keeps it because another thread asked for a
+  /// Lets go of the turn (true), or keeps it because another thread asked for a
   /// new pass (false).
   @inlinable
   package func releaseTurn() -> Bool {

@@ -180,8 +180,8 @@ private class CartViewController: CartSubscriber {
   var description: String { "CartViewController" }
 }
 
-@Suite("Seed 004: Subject and CartManager")
-struct Seed004SubjectTests {
+@Suite("Subject and CartManager examples (seed 004)")
+struct SubjectCartExampleTests {
   @Test("The conceptual example prints the seed's output")
   func observerConceptual() {
     let output = Output()

@@ -174,7 +174,7 @@ struct ThreadingContractTests {
 }
 
 /// A property whose first observer blocks in its call for the value 1 until ``release()``,
-/// so that another thread holds the property's delivery turn meanwhile.
+/// so that another thread holds the property's turn meanwhile.
 private final class BlockedDelivery: Sendable {
   nonisolated(unsafe) let property = Property(0)
   private let entered = DispatchSemaphore(value: 0)

@@ -112,7 +112,7 @@ struct ScheduleExplorationTests {
     #expect(report.schedules >= 10)
   }
 
-  @Test("Property: two sets and a new observer racing for the delivery turn (3 operations, every interleaving)")
+  @Test("Property: two sets and a new observer racing for the turn (3 operations, every interleaving)")
   func propertyTurn() {
     struct State {
       let property = Property(0, observationTracking: false)

@@ -186,8 +186,8 @@ final class ObserverOfBoth: ObserverProtocolA, ObserverProtocolB {
 // MARK: Tests
 
 /// The README examples print to one transcript, so they run one at a time.
-@Suite("Seed 000: Flowduino Observable README", .serialized)
-struct Seed000FlowduinoReadmeTests {
+@Suite("Flowduino README examples (seed 000)", .serialized)
+struct FlowduinoReadmeExampleTests {
   init() {
     transcript.withLock { $0 = [] }
   }

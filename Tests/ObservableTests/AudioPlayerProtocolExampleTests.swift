@@ -123,8 +123,8 @@ class MiniPlayer: AudioPlayerObserver {
   }
 }
 
-@Suite("Seed 003: AudioPlayer with an observation protocol")
-struct Seed003AudioPlayerTests {
+@Suite("AudioPlayer with an observer protocol (seed 003)")
+struct AudioPlayerProtocolExampleTests {
   @Test("Observers hear the events they implement; the rest fall to the empty defaults")
   func audioPlayer() {
     let player = AudioPlayer()

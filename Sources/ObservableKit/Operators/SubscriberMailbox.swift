@@ -1,5 +1,5 @@
 /// Serializes the calls of one subscriber fed by several sources (`combineLatest`), whose
-/// values come from more than one property's delivery turn.
+/// values come from more than one property's turn.
 ///
 /// A call for version `v` runs only if `v` is newer than every version this subscriber has
 /// been called with. If the subscriber is being called on another thread at that moment,

@@ -1,8 +1,10 @@
 import ObservableKitShims
 
-/// A marker that a thread is inside a delivery pass of one storage, with the queue that
-/// collects re-entrant notifications of that storage; or, with no queue, a marker that the
-/// thread is running the closure of `Property.modify` for that storage.
+/// One of two thread-local markers for one storage:
+/// - a **pass frame** (with a queue): this thread is inside a pass of the storage, and the
+///   queue collects the storage's re-entrant notifications, delivered after the pass;
+/// - a **modify marker** (no queue): this thread is running the closure of
+///   `Property.modify` for the storage, so a nested set of the same property is refused.
 ///
 /// Frames live on the stack of the call that pushed them and are linked through a
 /// thread-local pointer, so detecting re-entrancy costs no lock and no allocation.
@@ -13,9 +15,9 @@ import ObservableKitShims
 /// allocates nothing today (S1's malloc threshold is 0). The pointer is rebound only by the
 /// storage whose identity the frame carries, which pushed it with that very type.
 @usableFromInline
-struct DeliveryFrame {
+struct PassFrame {
   @usableFromInline let owner: ObjectIdentifier
-  /// The re-entrancy queue of a delivery frame; nil for a modify frame.
+  /// The re-entrancy queue of a pass frame; nil for a modify frame.
   @usableFromInline let queue: UnsafeMutableRawPointer?
   @usableFromInline let previous: UnsafeMutableRawPointer?
 
@@ -26,7 +28,7 @@ struct DeliveryFrame {
     self.previous = previous
   }
 
-  /// Pushes a delivery frame for the owner whose identity is `owner` for the duration of
+  /// Pushes a pass frame for the owner whose identity is `owner` for the duration of
   /// `body`. Identities, not objects, so that no caller retains its storage to ask.
   @inlinable
   static func push<Value>(
@@ -37,14 +39,15 @@ struct DeliveryFrame {
     withFrame(owner: owner, queue: UnsafeMutableRawPointer(queue), body)
   }
 
-  /// Marks this thread as running a modify closure of `owner` for the duration of `body`.
+  /// Pushes a modify marker: this thread runs a modify closure of `owner` for the duration
+  /// of `body`.
   static func whileModifying<R>(_ owner: AnyObject, _ body: () throws -> R) rethrows -> R {
     try withFrame(owner: ObjectIdentifier(owner), queue: nil, body)
   }
 
   @inlinable
   static func withFrame<R>(owner: ObjectIdentifier, queue: UnsafeMutableRawPointer?, _ body: () throws -> R) rethrows -> R {
-    var frame = DeliveryFrame(owner: owner, queue: queue, previous: okit_current_frame())
+    var frame = PassFrame(owner: owner, queue: queue, previous: okit_current_frame())
     return try withUnsafeMutablePointer(to: &frame) { frame in
       okit_set_current_frame(frame)
       defer { okit_set_current_frame(frame.pointee.previous) }
@@ -61,7 +64,7 @@ struct DeliveryFrame {
   ) -> UnsafeMutablePointer<ContiguousArray<Value>?>? {
     var cursor = okit_current_frame()
     while let raw = cursor {
-      let frame = raw.assumingMemoryBound(to: DeliveryFrame.self)
+      let frame = raw.assumingMemoryBound(to: PassFrame.self)
       if frame.pointee.owner == id, let queue = frame.pointee.queue {
         return queue.assumingMemoryBound(to: ContiguousArray<Value>?.self)
       }
@@ -75,7 +78,7 @@ struct DeliveryFrame {
   static func isModifying(_ id: ObjectIdentifier) -> Bool {
     var cursor = okit_current_frame()
     while let raw = cursor {
-      let frame = raw.assumingMemoryBound(to: DeliveryFrame.self)
+      let frame = raw.assumingMemoryBound(to: PassFrame.self)
       if frame.pointee.owner == id, frame.pointee.queue == nil { return true }
       cursor = frame.pointee.previous
     }
