@@ -1,4 +1,4 @@
-/// Notifications and the re-entrancy frame: a notification made from inside a pass of the
+/// Notifications and the pass frame: a notification made from inside a pass of the
 /// same storage, on the same thread, is queued behind that pass (see `PassFrame`).
 ///
 /// Invariant: a frame lives on the stack of the thread that pushed it, and only that thread
