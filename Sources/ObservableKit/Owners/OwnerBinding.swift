@@ -21,9 +21,12 @@ struct OwnerBinding<Owner: AnyObject>: Sendable {
   /// Makes an owner-bound registration: `make` builds it from the owner held weakly and
   /// connects it to its source; the registration is then bound to the owner's life. It must
   /// be an object the source keeps alive while it lasts (see ``OwnerLifetime/bind(_:to:)``).
-  static func bind(_ owner: Owner, _ make: (OwnerBinding) -> any Disposable) -> any Disposable {
+  static func bind<Registration: AnyObject & Disposable>(
+    _ owner: Owner,
+    _ make: (OwnerBinding) -> Registration
+  ) -> any Disposable {
     let registration = make(OwnerBinding(owner))
-    OwnerLifetime.bind(registration, to: owner)
+    OwnerLifetime.bind(object: registration, to: owner)
     return registration
   }
 
