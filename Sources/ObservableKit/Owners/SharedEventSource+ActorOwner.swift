@@ -105,7 +105,7 @@ extension SharedEventHub {
 }
 
 /// One subscription owned by an actor: values wait in a ``DeliveryMailbox`` and one drain at
-/// a time runs on the owner, which it loads from a weak reference when the drain starts.
+/// a time runs on the owner, which it holds weakly and loads as each value arrives.
 ///
 /// The drain follows `DeliveryMailbox`'s invariant: it takes the next value just before the
 /// call, so values are handled in order and never two at once; a call whose value was taken
@@ -114,11 +114,11 @@ final class ActorOwnerDelivery<Owner: Actor, Value: Sendable>: Disposable, FedDe
   typealias Call = @Sendable (isolated Owner, Value) -> Void
 
   private let mailbox: DeliveryMailbox<Value, Call>
-  private let owner: OwnerBinding<Owner>
+  private let binding: OwnerBinding<Owner>
   private let upstream = DisposableSlot()
 
   init(owner: OwnerBinding<Owner>, call: @escaping Call) {
-    self.owner = owner
+    binding = owner
     mailbox = DeliveryMailbox(handler: call)
   }
 
@@ -134,7 +134,7 @@ final class ActorOwnerDelivery<Owner: Actor, Value: Sendable>: Disposable, FedDe
 
   func enqueue(_ value: Value) {
     // Loaded as the value arrives: the drain runs on the owner, so its task holds it.
-    guard let owner = owner.owner(endingIfGone: self) else { return }
+    guard let owner = binding.owner(endingIfGone: self) else { return }
     guard mailbox.post(value) else { return }
     Task { await self.drain(on: owner) }
   }
