@@ -135,7 +135,7 @@ struct HubChannelTable {
 
   /// The slot of `key`'s channel, if it has been made. A post reads the channel through the
   /// index, so that no copy of it or of the message's name is retained: measured, returning
-  /// the channel made a post with one observer retain and release it (44 instructions of
+  /// the channel made a post with one observer retain and release it (40 instructions of
   /// 331), and probing through the array's buffer pointer retained the name instead, which
   /// crashes package-benchmark's retain counting on Linux with Swift 6.3 (swiftlang/swift
   /// issue 87696). Check the retain counts (Benchmarks/check-thresholds.sh) after a change.
