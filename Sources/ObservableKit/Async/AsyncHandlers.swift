@@ -45,15 +45,17 @@ extension SharedEventSource {
     policy: AsyncHandlerPolicy,
     @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (Owner, Value) async -> Void
   ) -> any Disposable {
-    let reference = WeakReference(owner)
-    let runner = AsyncHandlerRunner<Value>(policy: policy, ownerGone: { reference.object == nil }) { value in
-      guard let owner = reference.object else { return false }
-      await handler(unsafeDowncast(owner, to: Owner.self), value)
-      return true
+    OwnerBinding.bind(owner) { binding in
+      let runner = AsyncHandlerRunner<Value>(policy: policy) { value in
+        guard let owner = binding.owner else { return false }
+        await handler(owner, value)
+        return true
+      }
+      runner.attach(observeNonisolated { value in
+        if binding.owner(endingIfGone: runner) != nil { runner.receive(value) }
+      })
+      return runner
     }
-    runner.attach(observeNonisolated { runner.receive($0) })
-    OwnerLifetime.bind(runner, to: owner)
-    return runner
   }
 
   /// Registers an async `handler` for as long as the actor `owner` is alive, running it
@@ -66,15 +68,17 @@ extension SharedEventSource {
     policy: AsyncHandlerPolicy,
     _ handler: @escaping @Sendable (isolated Owner, Value) async -> Void
   ) -> any Disposable {
-    let reference = WeakReference(owner)
-    let runner = AsyncHandlerRunner<Value>(policy: policy, ownerGone: { reference.object == nil }) { value in
-      guard let owner = reference.object else { return false }
-      await handler(unsafeDowncast(owner, to: Owner.self), value)
-      return true
+    OwnerBinding.bind(owner) { binding in
+      let runner = AsyncHandlerRunner<Value>(policy: policy) { value in
+        guard let owner = binding.owner else { return false }
+        await handler(owner, value)
+        return true
+      }
+      runner.attach(observeNonisolated { value in
+        if binding.owner(endingIfGone: runner) != nil { runner.receive(value) }
+      })
+      return runner
     }
-    runner.attach(observeNonisolated { runner.receive($0) })
-    OwnerLifetime.bind(runner, to: owner)
-    return runner
   }
 }
 
@@ -119,13 +123,9 @@ final class AsyncHandlerRunner<Value: Sendable>: Disposable, Sendable {
   private let policy: AsyncHandlerPolicy
   private let state: Locked<State>
   private let upstream = DisposableSlot()
-  /// Whether the owner has gone: the first value after that ends the registration at once,
-  /// so that it stops counting before `notify` returns, as a synchronous owner-bound one does.
-  private let ownerGone: @Sendable () -> Bool
 
-  init(policy: AsyncHandlerPolicy, ownerGone: @escaping @Sendable () -> Bool, call: @escaping Call) {
+  init(policy: AsyncHandlerPolicy, call: @escaping Call) {
     self.policy = policy
-    self.ownerGone = ownerGone
     state = Locked(State(call: call))
   }
 
@@ -136,10 +136,6 @@ final class AsyncHandlerRunner<Value: Sendable>: Disposable, Sendable {
 
   /// Takes in a value the source delivered.
   func receive(_ value: Value) {
-    if ownerGone() {
-      dispose()
-      return
-    }
     let superseded = state.withLock { state -> Task<Void, Never>? in
       guard let call = state.call else { return nil }
       guard let running = state.running else {

@@ -34,20 +34,18 @@ extension EventSource {
     isolation: isolated any Actor = #isolation,
     _ handler: nonisolated(nonsending) @escaping (Owner, Value) async -> Void
   ) -> any Disposable {
-    let reference = WeakReference(owner)
-    let token = ConfinedAsyncToken()
-    let runner = ConfinedAsyncRunner<Value>(policy: policy, token: token) { value in
-      guard let owner = reference.object else { return false }
-      await handler(unsafeDowncast(owner, to: Owner.self), value)
-      return true
+    OwnerBinding.bind(owner) { binding in
+      let token = ConfinedAsyncToken()
+      let runner = ConfinedAsyncRunner<Value>(policy: policy, token: token) { value in
+        guard let owner = binding.owner else { return false }
+        await handler(owner, value)
+        return true
+      }
+      token.attach(observe { value in
+        if binding.owner(endingIfGone: token) != nil { runner.receive(value, isolation: isolation) }
+      })
+      return token
     }
-    token.attach(observe { value in
-      // A value that finds the owner gone ends the registration now, before notify returns.
-      guard reference.object != nil else { return token.dispose() }
-      runner.receive(value, isolation: isolation)
-    })
-    OwnerLifetime.bind(token, to: owner)
-    return token
   }
 }
 

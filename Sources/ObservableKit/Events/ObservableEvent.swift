@@ -92,9 +92,10 @@ public final class ObservableEvent<T>: EventSource {
     with owner: Owner,
     _ handler: @escaping (Owner, T) -> Void
   ) -> any Disposable {
+    // The storage's own owner registration, not `OwnerBinding`: a gone owner stops
+    // counting in `observerCount` at once. add(owner:) passes the owner it found alive.
     let (id, _, _) = storage.add(
       owner: owner,
-      // add(owner:) passes the owner it found alive for this call.
       { owner, value in handler(unsafeDowncast(owner!, to: Owner.self), value) },
       reading: { _, _ in () }
     )

@@ -41,9 +41,9 @@
 /// of messages observed, not with the number of posts. A post nobody observes allocates
 /// nothing.
 public final class EventHub {
-  @usableFromInline typealias Channel<Payload> = ObservableEvent<HubPost<Payload, AnyObject>>
+  @usableFromInline typealias Channel<Payload> = ObservableEvent<HubPost<Payload>>
 
-  @usableFromInline let channels = HubChannels<any HubChannel>()
+  @usableFromInline let channels = HubChannels()
 
   /// Creates a hub with no observers.
   public init() {}
@@ -61,10 +61,7 @@ public final class EventHub {
   ///     filters. Observers without a filter hear the post either way.
   @inlinable
   public func post<Payload>(_ message: HubMessage<Payload>, _ payload: Payload, from sender: AnyObject? = nil) {
-    guard let channel = channels.existing(message.channelKey, unretained: { $0 }) else { return }
-    channel._withUnsafeGuaranteedRef {
-      unsafeDowncast($0, to: Channel<Payload>.self).notifyObservers(HubPost(payload, sender: sender))
-    }
+    post(message.channelKey, payload, from: sender)
   }
 
   /// Posts a message that carries no payload.
@@ -87,7 +84,7 @@ public final class EventHub {
     let filter = HubSenderFilter(sender)
     // The channel is made by the first observe, not here.
     return ReadOnlyEvent { [weak self] handler in
-      self?.register(message, filter, handler) ?? CompositeDisposable([])
+      self?.register(message.channelKey, filter, handler) ?? CompositeDisposable([])
     }
   }
 
@@ -106,7 +103,7 @@ public final class EventHub {
     from sender: AnyObject? = nil,
     _ handler: @escaping (Payload) -> Void
   ) -> any Disposable {
-    register(message, HubSenderFilter(sender), handler)
+    register(message.channelKey, HubSenderFilter(sender), handler)
   }
 
   /// Registers `handler` as ``observe(_:from:_:)`` does; in a debug build inside
@@ -119,7 +116,7 @@ public final class EventHub {
     fileID: StaticString = #fileID,
     line: UInt = #line
   ) -> any Disposable {
-    let subscription = register(message, HubSenderFilter(sender), handler)
+    let subscription = register(message.channelKey, HubSenderFilter(sender), handler)
     #if DEBUG
     SubscriptionSites.made(subscription, fileID, line)
     #endif
@@ -136,7 +133,9 @@ public final class EventHub {
     _ handler: @escaping (Owner, Payload) -> Void
   ) -> any Disposable {
     let filter = HubSenderFilter(sender)
-    return channel(for: message).observe(with: owner) { owner, post in
+    // The channel's own owner-bound form, not `OwnerBinding`: its storage knows the owner,
+    // so a gone owner stops counting in `observerCount(of:)` at once.
+    return channel(for: message.channelKey, Payload.self).observe(with: owner) { owner, post in
       if filter.admits(post.sender) { handler(owner, post.payload) }
     }
   }
@@ -155,28 +154,46 @@ public final class EventHub {
 
   /// The number of live subscriptions to `message`, whatever their sender filter.
   public func observerCount<Payload>(of message: HubMessage<Payload>) -> Int {
-    channels.existing(message.channelKey).map { unsafeDowncast($0, to: Channel<Payload>.self).observerCount } ?? 0
+    observerCount(message.channelKey, Payload.self)
+  }
+}
+
+// The hub's machinery, by channel key: ``SharedEventHub`` wraps an `EventHub` and calls it
+// with the keys of its own messages (`HubMessage.sharedChannelKey`).
+extension EventHub {
+  /// Delivers `payload` on the channel of `key`, if it has been made; `post`'s body.
+  @inlinable
+  func post<Payload>(_ key: HubChannelKey, _ payload: Payload, from sender: AnyObject?) {
+    guard let channel = channels.existing(unretained: key) else { return }
+    channel._withUnsafeGuaranteedRef {
+      unsafeDowncast($0, to: Channel<Payload>.self).notifyObservers(HubPost(payload, sender: sender))
+    }
   }
 
-  /// Registers `handler` on the channel of `message`, behind `filter`: the one registration
-  /// of `observe` and `events`. Inlinable, so the filtering closure is specialized for the
-  /// payload where `observe` is written (unspecialized, it asks the runtime for the post
-  /// type's metadata on every call).
+  /// Registers `handler` on the channel of `key`, behind `filter`: the one registration of
+  /// `observe` and `events`, of both hubs. Inlinable, so the filtering closure is
+  /// specialized for the payload where `observe` is written (unspecialized, it asks the
+  /// runtime for the post type's metadata on every call).
   @inlinable
   func register<Payload>(
-    _ message: HubMessage<Payload>,
+    _ key: HubChannelKey,
     _ filter: HubSenderFilter,
     _ handler: @escaping (Payload) -> Void
   ) -> any Disposable {
-    channel(for: message).observe { post in
+    channel(for: key, Payload.self).observe { post in
       if filter.admits(post.sender) { handler(post.payload) }
     }
   }
 
-  /// The channel of `message`, made now if this is its first observer.
+  /// The channel of `key`, made now if this is its first observer.
   @usableFromInline
-  func channel<Payload>(for message: HubMessage<Payload>) -> Channel<Payload> {
-    unsafeDowncast(channels.channel(message.channelKey) { Channel<Payload>() }, to: Channel<Payload>.self)
+  func channel<Payload>(for key: HubChannelKey, _: Payload.Type) -> Channel<Payload> {
+    unsafeDowncast(channels.channel(key) { Channel<Payload>() }, to: Channel<Payload>.self)
+  }
+
+  /// The number of live subscriptions on the channel of `key`.
+  func observerCount<Payload>(_ key: HubChannelKey, _: Payload.Type) -> Int {
+    channels.existing(key).map { unsafeDowncast($0, to: Channel<Payload>.self).observerCount } ?? 0
   }
 }
 

@@ -33,17 +33,12 @@
 /// thread, is queued after the current pass; dropping the hub ends every subscription made
 /// through it. There is no process-wide default; a `static let` of your own makes one if you
 /// want it.
-public final class SharedEventHub: Sendable {
-  @usableFromInline typealias Channel<Payload: Sendable> = SharedEvent<HubPost<Payload, any AnyObject & Sendable>>
-
-  @usableFromInline let channels = HubChannels<any HubChannel & Sendable>()
+public final class SharedEventHub: @unchecked Sendable {
+  // `hub`'s channels and their observer lists are locked; every handler put there is @Sendable.
+  @usableFromInline let hub = EventHub()
 
   /// Creates a hub with no observers.
   public init() {}
-
-  deinit {
-    for channel in channels.removeAll() { channel.endAllSubscriptions() }
-  }
 
   /// Delivers `payload` to the observers of `message` whose sender filter admits `sender`;
   /// see ``EventHub/post(_:_:from:)``.
@@ -53,10 +48,7 @@ public final class SharedEventHub: Sendable {
     _ payload: Payload,
     from sender: (any AnyObject & Sendable)? = nil
   ) {
-    guard let channel = channels.existing(message.sharedChannelKey, unretained: { $0 }) else { return }
-    channel._withUnsafeGuaranteedRef {
-      unsafeDowncast($0, to: Channel<Payload>.self).notifyObservers(HubPost(payload, sender: sender))
-    }
+    hub.post(message.sharedChannelKey, payload, from: sender)
   }
 
   /// Posts a message that carries no payload.
@@ -82,7 +74,7 @@ public final class SharedEventHub: Sendable {
     let filter = HubSenderFilter(sender)
     // The channel is made by the first observe, not here.
     return SharedReadOnlyEvent { [weak self] handler in
-      self?.register(message, filter, handler) ?? CompositeDisposable([])
+      self?.hub.register(message.sharedChannelKey, filter, handler) ?? CompositeDisposable([])
     }
   }
 
@@ -106,7 +98,7 @@ public final class SharedEventHub: Sendable {
     from sender: (any AnyObject & Sendable)? = nil,
     _ handler: @escaping @Sendable (Payload) -> Void
   ) -> any Disposable {
-    register(message, HubSenderFilter(sender), handler)
+    hub.register(message.sharedChannelKey, HubSenderFilter(sender), handler)
   }
 
   /// Registers `handler` for as long as `owner` is alive, passing the owner in; the handler
@@ -135,32 +127,6 @@ public final class SharedEventHub: Sendable {
 
   /// The number of live subscriptions to `message`, whatever their sender filter.
   public func observerCount<Payload: Sendable>(of message: HubMessage<Payload>) -> Int {
-    channels.existing(message.sharedChannelKey).map { unsafeDowncast($0, to: Channel<Payload>.self).observerCount } ?? 0
-  }
-
-  /// Registers `handler` on the channel of `message`, behind `filter`; inlinable for the
-  /// reason `EventHub.register` is.
-  @inlinable
-  func register<Payload: Sendable>(
-    _ message: HubMessage<Payload>,
-    _ filter: HubSenderFilter,
-    _ handler: @escaping @Sendable (Payload) -> Void
-  ) -> any Disposable {
-    channel(for: message).observeNonisolated { post in
-      if filter.admits(post.sender) { handler(post.payload) }
-    }
-  }
-
-  /// The channel of `message`, made now if this is its first observer.
-  @usableFromInline
-  func channel<Payload: Sendable>(for message: HubMessage<Payload>) -> Channel<Payload> {
-    unsafeDowncast(channels.channel(message.sharedChannelKey) { Channel<Payload>() }, to: Channel<Payload>.self)
-  }
-}
-
-extension SharedEvent: HubChannel {
-  @usableFromInline
-  func endAllSubscriptions() {
-    event.endAllSubscriptions()
+    hub.observerCount(message.sharedChannelKey, Payload.self)
   }
 }

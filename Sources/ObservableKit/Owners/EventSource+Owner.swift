@@ -8,16 +8,13 @@ extension EventSource {
     with owner: Owner,
     _ handler: @escaping (Owner, Value) -> Void
   ) -> any Disposable {
-    let reference = WeakReference(owner)
-    let slot = DisposableSlot()
-    slot.fill(observe { value in
-      guard let owner = reference.object else {
-        slot.dispose()
-        return
-      }
-      handler(unsafeDowncast(owner, to: Owner.self), value)
-    })
-    OwnerLifetime.bind(slot, to: owner)
-    return slot
+    OwnerBinding.bind(owner) { binding in
+      let slot = DisposableSlot()
+      slot.fill(observe { value in
+        guard let owner = binding.owner(endingIfGone: slot) else { return }
+        handler(owner, value)
+      })
+      return slot
+    }
   }
 }

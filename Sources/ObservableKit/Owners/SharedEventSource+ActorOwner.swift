@@ -38,11 +38,12 @@ extension SharedEventSource {
     with owner: Owner,
     _ handler: @escaping @Sendable (isolated Owner, Value) -> Void
   ) -> any Disposable {
-    let delivery = ActorOwnerDelivery<Owner, Value>(owner: owner, call: handler)
-    let feed = delivery.makeFeed()
-    delivery.attach(observeNonisolated { feed($0) })
-    OwnerLifetime.bind(delivery, to: owner)
-    return delivery
+    OwnerBinding.bind(owner) { binding in
+      let delivery = ActorOwnerDelivery(owner: binding, call: handler)
+      let feed = delivery.makeFeed()
+      delivery.attach(observeNonisolated { feed($0) })
+      return delivery
+    }
   }
 }
 
@@ -55,11 +56,12 @@ extension SharedProperty {
     with owner: Owner,
     _ handler: @escaping @Sendable (isolated Owner, T) -> Void
   ) -> any Disposable {
-    let delivery = ActorOwnerDelivery<Owner, T>(owner: owner, call: handler)
-    let feed = delivery.makeFeed()
-    delivery.attach(property.register(owner: owner, replay: true) { _, update in feed(update.value) })
-    OwnerLifetime.bind(delivery, to: owner)
-    return delivery
+    OwnerBinding.bind(owner) { binding in
+      let delivery = ActorOwnerDelivery(owner: binding, call: handler)
+      let feed = delivery.makeFeed()
+      delivery.attach(property.register(owner: owner, replay: true) { _, update in feed(update.value) })
+      return delivery
+    }
   }
 
   /// Calls `block` with the new and the old value each time the property is set, for as
@@ -74,15 +76,16 @@ extension SharedProperty {
     _ observer: Observer,
     block: @escaping @Sendable (isolated Observer, _ newValue: T, _ oldValue: T) -> Void
   ) -> any Disposable {
-    let delivery = ActorOwnerDelivery<Observer, (T, T)>(owner: observer) { observer, values in
-      block(observer, values.0, values.1)
+    OwnerBinding.bind(observer) { binding in
+      let delivery = ActorOwnerDelivery<Observer, (T, T)>(owner: binding) { observer, values in
+        block(observer, values.0, values.1)
+      }
+      let feed = delivery.makeFeed()
+      delivery.attach(property.register(owner: observer, replay: false) { _, update in
+        feed((update.value, update.oldValue))
+      })
+      return delivery
     }
-    let feed = delivery.makeFeed()
-    delivery.attach(property.register(owner: observer, replay: false) { _, update in
-      feed((update.value, update.oldValue))
-    })
-    OwnerLifetime.bind(delivery, to: observer)
-    return delivery
   }
 }
 
@@ -102,7 +105,7 @@ extension SharedEventHub {
 }
 
 /// One subscription owned by an actor: values wait in a ``DeliveryMailbox`` and one drain at
-/// a time runs on the owner, which it loads from a weak reference when the drain starts.
+/// a time runs on the owner, which it holds weakly and loads as each value arrives.
 ///
 /// The drain follows `DeliveryMailbox`'s invariant: it takes the next value just before the
 /// call, so values are handled in order and never two at once; a call whose value was taken
@@ -111,11 +114,11 @@ final class ActorOwnerDelivery<Owner: Actor, Value: Sendable>: Disposable, FedDe
   typealias Call = @Sendable (isolated Owner, Value) -> Void
 
   private let mailbox: DeliveryMailbox<Value, Call>
-  private let owner: WeakReference
+  private let binding: OwnerBinding<Owner>
   private let upstream = DisposableSlot()
 
-  init(owner: Owner, call: @escaping Call) {
-    self.owner = WeakReference(owner)
+  init(owner: OwnerBinding<Owner>, call: @escaping Call) {
+    binding = owner
     mailbox = DeliveryMailbox(handler: call)
   }
 
@@ -130,10 +133,8 @@ final class ActorOwnerDelivery<Owner: Actor, Value: Sendable>: Disposable, FedDe
   }
 
   func enqueue(_ value: Value) {
-    guard let owner = owner.object.map({ unsafeDowncast($0, to: Owner.self) }) else {
-      dispose()
-      return
-    }
+    // Loaded as the value arrives: the drain runs on the owner, so its task holds it.
+    guard let owner = binding.owner(endingIfGone: self) else { return }
     guard mailbox.post(value) else { return }
     Task { await self.drain(on: owner) }
   }

@@ -35,8 +35,9 @@ extension Property {
     _ observer: Observer,
     block: @escaping (Observer, _ newValue: T, _ oldValue: T) -> Void
   ) -> any Disposable {
-    register(owner: observer, replay: false) { owner, update in
-      // register() passes the owner it checked alive for this call.
+    // The storage's own owner registration, not `OwnerBinding`: `unsubscribe(_:)` and the
+    // count need the storage to know the owner. register() passes the owner it found alive.
+    return register(owner: observer, replay: false) { owner, update in
       block(unsafeDowncast(owner!, to: Observer.self), update.value, update.oldValue)
     }
   }

@@ -50,22 +50,18 @@ extension SharedEventSource {
     with owner: Owner,
     @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (Owner, Value) -> Void
   ) -> any Disposable {
-    let reference = WeakReference(owner)
-    // What waits holds the owner weakly; the call loads it when it starts.
-    let delivery = IsolatedDelivery<(WeakReference, Value)>(isolation: handler.isolation) { waiting in
-      guard let owner = waiting.0.object else { return }
-      await handler(unsafeDowncast(owner, to: Owner.self), waiting.1)
-    }
-    let feed = delivery.makeFeed()
-    delivery.attach(observeNonisolated { value in
-      guard reference.object != nil else {
-        delivery.dispose()
-        return
+    OwnerBinding.bind(owner) { binding in
+      // What waits holds the owner weakly; the call loads it when it starts.
+      let delivery = IsolatedDelivery<Value>(isolation: handler.isolation) { value in
+        guard let owner = binding.owner else { return }
+        await handler(owner, value)
       }
-      feed((reference, value))
-    })
-    OwnerLifetime.bind(delivery, to: owner)
-    return delivery
+      let feed = delivery.makeFeed()
+      delivery.attach(observeNonisolated { value in
+        if binding.owner(endingIfGone: delivery) != nil { feed(value) }
+      })
+      return delivery
+    }
   }
 
   /// A view of this source that others can observe but not notify.

@@ -134,13 +134,15 @@ public final class SharedProperty<T: Sendable>: SharedPropertySource, @unchecked
     isolation: (any Actor)?,
     _ call: @escaping OwnerBoundCall<Owner>
   ) -> any Disposable {
-    let reference = WeakReference(owner)
-    let delivery = IsolatedDelivery<(WeakReference, PropertyUpdate<T>)>(isolation: isolation) { waiting in
-      guard let owner = waiting.0.object else { return }
-      await call(unsafeDowncast(owner, to: Owner.self), waiting.1)
+    // The storage holds the owner, checks it for each value and binds the token to its
+    // life (see `OwnerBinding`); what waits holds it weakly, and the call loads it.
+    let binding = OwnerBinding.weak(owner)
+    let delivery = IsolatedDelivery<PropertyUpdate<T>>(isolation: isolation) { update in
+      guard let owner = binding.owner else { return }
+      await call(owner, update)
     }
     let feed = delivery.makeFeed()
-    delivery.attach(property.register(owner: owner, replay: replay) { _, update in feed((reference, update)) })
+    delivery.attach(property.register(owner: owner, replay: replay) { _, update in feed(update) })
     return delivery
   }
 

@@ -249,7 +249,7 @@ struct EventHubStressTests {
       tokens.value.forEach { $0.dispose() }
       #expect(hub.observerCount(of: message) == 0)
     }
-    #expect(hub.channels.table.withLock { $0.count } == 60)
+    #expect(hub.hub.channels.table.withLock { $0.count } == 60)
   }
 
   @Test("Contract: SharedEventHub: a dispose() on another thread while posts race; nothing is taken after it returns")

@@ -351,7 +351,7 @@ struct EventHubTests {
     shared.post(Messages.score, 2, from: SharedSender())
     shared.post(Messages.reset)
     #expect(shared.observerCount(of: Messages.score) == 0)
-    #expect(shared.channels.table.withLock { $0.isEmpty }, "no post made a channel")
+    #expect(shared.hub.channels.table.withLock { $0.isEmpty }, "no post made a channel")
   }
 
   // MARK: - Lifetime
@@ -406,7 +406,7 @@ struct EventHubTests {
       view = hub.events(Messages.score)
       sharedView = shared.events(Messages.score)
       #expect(hub.channels.table.withLock { $0.isEmpty }, "events made no channel")
-      #expect(shared.channels.table.withLock { $0.isEmpty }, "events made no channel")
+      #expect(shared.hub.channels.table.withLock { $0.isEmpty }, "events made no channel")
     }
     let token = Self.observe(view!, capturing: tracker.make())
     let sharedToken = Self.observe(sharedView!, capturing: tracker.make())

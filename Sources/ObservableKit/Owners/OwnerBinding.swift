@@ -1,0 +1,53 @@
+/// Owner-bound observation (`observe(with: owner) { owner, value in … }`), written once for
+/// every form that registers through a source's public API: the owner is held weakly, so
+/// the registration keeps it alive only while a call runs; each call gets it strongly; the
+/// first value that finds it gone ends the registration, before the notification returns,
+/// so it stops counting then; and ``bind(_:_:)`` ties the registration to the owner's life
+/// (``OwnerLifetime``).
+///
+/// The forms differ only in what carries a value to the handler: a synchronous call, a
+/// delivery that keeps the caller's isolation, an actor's executor, an async runner; each
+/// checks the owner where its call starts. A storage's own owner-bound registration
+/// (`ObservableEvent.observe(with:_:)`, the property's `register(owner:)`, behind
+/// `subscribe(_:)`) stays apart: the storage knows the owner, so that `unsubscribe(_:)`
+/// finds the registration and a gone owner stops counting at once, before any value.
+struct OwnerBinding<Owner: AnyObject>: Sendable {
+  private let reference: WeakReference
+
+  private init(_ owner: Owner) {
+    reference = WeakReference(owner)
+  }
+
+  /// Makes an owner-bound registration: `make` builds it from the owner held weakly and
+  /// connects it to its source; the registration is then bound to the owner's life. It must
+  /// be an object the source keeps alive while it lasts (see ``OwnerLifetime/bind(_:to:)``).
+  static func bind<Registration: AnyObject & Disposable>(
+    _ owner: Owner,
+    _ make: (OwnerBinding) -> Registration
+  ) -> any Disposable {
+    let registration = make(OwnerBinding(owner))
+    OwnerLifetime.bind(object: registration, to: owner)
+    return registration
+  }
+
+  /// The owner held weakly, with nothing bound to its life: for a call behind a storage's
+  /// own owner-bound registration, which binds its token itself.
+  static func weak(_ owner: Owner) -> OwnerBinding {
+    OwnerBinding(owner)
+  }
+
+  /// The owner, strongly, for the duration of one call; nil once its deinit has begun.
+  var owner: Owner? {
+    reference.object.map { unsafeDowncast($0, to: Owner.self) }
+  }
+
+  /// The owner, as ``owner``; once it has gone, ends `registration` first. The handler a
+  /// registration puts on its source asks this for each value.
+  func owner(endingIfGone registration: some Disposable) -> Owner? {
+    guard let owner else {
+      registration.dispose()
+      return nil
+    }
+    return owner
+  }
+}
