@@ -93,6 +93,7 @@ public final class WeakObserverList<Observer> {
   /// Observers added during the visit are not visited; observers removed before their turn
   /// are not. An error thrown by `body` ends the visit and is rethrown. The visit allocates
   /// nothing unless it finds dead observers to drop.
+  @inlinable
   public func forEach(_ body: (Observer) throws -> Void) rethrows {
     // The cast consumes the reference the visit loaded, so a call costs one retain, not two.
     try table.forEach(in: .keyless) { object in try body((consume object) as! Observer) }
