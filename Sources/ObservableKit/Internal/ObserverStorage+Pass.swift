@@ -5,7 +5,7 @@ extension ObserverStorage {
   /// What a pass starts from: the entries, the epoch they belong to, and the first id the
   /// pass must not reach (registrations made after the pass began).
   @usableFromInline
-  package typealias Snapshot = PassSnapshot<ObserverHandler<Value>>
+  package typealias Snapshot = PassSnapshot<ObserverEntry<Value>>
 
   /// The snapshot a pass beginning now starts from. Call with the lock held, so that an
   /// owner can take it in the same critical section as its own change.

@@ -249,6 +249,19 @@ package struct ObserverHandler<Value> {
   }
 }
 
+/// One registration of the storage's bag: its id and its handler, nil once it ended.
+@usableFromInline
+package struct ObserverEntry<Value>: BagEntry {
+  @usableFromInline package let id: UInt64
+  @usableFromInline package var payload: ObserverHandler<Value>?
+
+  @inlinable
+  package init(id: UInt64, payload: ObserverHandler<Value>) {
+    self.id = id
+    self.payload = payload
+  }
+}
+
 /// Everything the storage lock guards.
 @usableFromInline
 package struct ObserverStorageHeader<Value, State> {
@@ -258,7 +271,7 @@ package struct ObserverStorageHeader<Value, State> {
   /// header, and ThreadSanitizer would report accesses to it as races on the epoch.
   @usableFromInline package var state: State
   /// The handlers, in registration order, with tombstones.
-  @usableFromInline var bag = RegistrationBag<ObserverHandler<Value>>()
+  @usableFromInline var bag = RegistrationBag<ObserverEntry<Value>>()
   @usableFromInline var nextID: UInt64 = 1
   /// The owner of each owner-bound registration. Never load these references under the
   /// lock: the strong reference a load returns may be the last one.

@@ -93,7 +93,6 @@ public final class WeakObserverList<Observer> {
   /// Observers added during the visit are not visited; observers removed before their turn
   /// are not. An error thrown by `body` ends the visit and is rethrown. The visit allocates
   /// nothing unless it finds dead observers to drop.
-  @inlinable
   public func forEach(_ body: (Observer) throws -> Void) rethrows {
     // The cast consumes the reference the visit loaded, so a call costs one retain, not two.
     try table.forEach(in: .keyless) { object in try body((consume object) as! Observer) }
@@ -220,6 +219,15 @@ extension WeakObserverList: @unchecked Sendable where Observer: Sendable {}
 
 // The lock in `table` guards all the state, which holds weak references, keys, no closures.
 extension KeyedWeakObserverList: @unchecked Sendable where Observer: Sendable, Key: Sendable {}
+
+extension WeakObserverList where Observer == AnyObject {
+  /// `forEach(_:)` for a list of plain objects, which callers cast to their observer
+  /// protocol at the call site: no cast in between, and inlined into the caller.
+  @inlinable
+  public func forEach(_ body: (AnyObject) throws -> Void) rethrows {
+    try table.forEach(in: .keyless, body)
+  }
+}
 
 extension KeyedWeakObserverList where Observer == AnyObject {
   /// `forEachInAnyList(_:)` for a list of plain objects, which callers cast to their

@@ -22,11 +22,26 @@
 //   list. Schedule points mark both windows for the test suite's schedule explorer. A prune
 //   moves no epoch: dead observers are never called, so visits in progress lose nothing.
 
+/// One registration of a list's bag: an observer, held weakly, and its place in the order.
+@usableFromInline
+struct WeakRegistration: BagEntry {
+  /// From the table's one counter, so it is the registration order.
+  @usableFromInline let id: UInt64
+  /// nil once the registration ended: a tombstone until the next compaction.
+  @usableFromInline var payload: WeakReference?
+
+  @inlinable
+  init(id: UInt64, payload: WeakReference) {
+    self.id = id
+    self.payload = payload
+  }
+}
+
 /// The registrations of one list: the keyless one, one key's, or a keyed table's members.
 @usableFromInline
 struct WeakRegistrations {
   /// In registration order, with tombstones. A visit takes its buffer by reference.
-  @usableFromInline private(set) var bag = RegistrationBag<WeakReference>()
+  @usableFromInline private(set) var bag = RegistrationBag<WeakRegistration>()
   /// The id of each registered identity's registration in `bag`.
   private var ids: [ObjectIdentifier: UInt64] = [:]
 
@@ -96,7 +111,7 @@ struct WeakObserverListState<Key: Hashable> {
   /// The entries a visit of `list` starts from (the bag's buffer only, not a copy of its
   /// index).
   @inlinable
-  func entries(in list: WeakObserverListSelection<Key>) -> ContiguousArray<Registration<WeakReference>> {
+  func entries(in list: WeakObserverListSelection<Key>) -> ContiguousArray<WeakRegistration> {
     switch list {
     case .keyless: unkeyed.bag.entries
     case .key(let key): keyed[key]?.bag.entries ?? []
@@ -267,7 +282,9 @@ struct WeakObserverTable<Key: Hashable> {
   /// Calls `body` with each live observer of `list`, in registration order, now: the
   /// engine's pass (see `RegistrationBag+Pass.swift`) over the list's bag, which it shares,
   /// not copies. Registrations made during the visit are not reached, nor those removed
-  /// before their turn.
+  /// before their turn. Always inlined into the visits, as the inliner did with the pass
+  /// this table had of its own (measured so: S6 withObservers, 611 instructions per
+  /// observer against 623 before the pass was shared).
   @inlinable @inline(__always)
   func forEach(in list: WeakObserverListSelection<Key>, _ body: (consuming AnyObject) throws -> Void) rethrows {
     var dead: [WeakReference] = []

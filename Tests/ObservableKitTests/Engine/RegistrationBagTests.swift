@@ -7,10 +7,20 @@ import Testing
 /// appends and removals against a plain model of it.
 @Suite("Registration bag")
 struct RegistrationBagTests {
+  struct Entry<Payload>: BagEntry {
+    let id: UInt64
+    var payload: Payload?
+
+    init(id: UInt64, payload: Payload) {
+      self.id = id
+      self.payload = payload
+    }
+  }
+
   @Test("Random appends and removals: the bag answers as a plain list of live ids would, in order")
   func matchesModel() {
     var generator = SeededRandom(seed: 22)
-    var bag = RegistrationBag<Int>()
+    var bag = RegistrationBag<Entry<Int>>()
     var live: [UInt64] = []
     var ended: Set<UInt64> = []
     var nextID: UInt64 = 1
@@ -41,7 +51,7 @@ struct RegistrationBagTests {
 
   @Test("Compaction waits for 8 tombstones that are at least half of the entries")
   func compactionThreshold() {
-    var bag = RegistrationBag<String>()
+    var bag = RegistrationBag<Entry<String>>()
     for id in 1...20 as ClosedRange<UInt64> { bag.append("\(id)", id: id) }
     for id in 1...9 as ClosedRange<UInt64> { _ = bag.remove(id) }
     #expect(bag.entries.count == 20, "9 tombstones of 20: kept")
