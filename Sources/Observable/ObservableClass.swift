@@ -51,7 +51,8 @@ import Combine
 /// `objectWillChange` is an `ObservableObjectPublisher` stand-in with the same `send()`.
 open class ObservableClass: Observable {
   /// Every registration, plain and keyed (see ObserverLists.swift): a
-  /// `KeyedWeakObserverList<AnyObject, TKey>` for a keyed class, `<AnyObject, Never>` else.
+  /// `KeyedWeakObserverList<AnyObject, TKey>` for a keyed class, a
+  /// `WeakObserverList<AnyObject>` else.
   @usableFromInline let observers: any ObserverMembers
 
   /// The list, for the package's tests.
@@ -105,11 +106,11 @@ open class ObservableClass: Observable {
   ///   actor: off the main actor, the pass waits for it there, in the observer's turn.
   @inlinable
   open func withObservers<TObservationProtocol>(_ code: (_ observer: TObservationProtocol) -> Void) {
-    // A class without keys holds the list of `Never` keys: visited through its concrete type,
-    // the pass is inlined here (603 instructions per call beside 1,040 through the protocol,
-    // which a keyed class's plain pass still takes). The two closures are the same on purpose.
-    if let unkeyed = observers as? KeyedWeakObserverList<AnyObject, Never> {
-      unkeyed.forEachInAnyList { object in
+    // A class without keys holds a plain list: visited through its concrete type, the pass
+    // is inlined here (603 instructions per call beside 1,040 through the protocol, which a
+    // keyed class's plain pass still takes). The two closures are the same on purpose.
+    if let unkeyed = observers as? WeakObserverList<AnyObject> {
+      unkeyed.forEach { object in
         if let observer = object as? TObservationProtocol {
           code(observer)
         } else {

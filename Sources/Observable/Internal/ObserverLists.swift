@@ -1,15 +1,18 @@
 import ObservableKit
 
-// How the classes of this module hold their observers: one public
-// `KeyedWeakObserverList<AnyObject, Key>` of ObservableKit per object, with `Key` the
-// class's `TKey`, or `Never` for a class that is not keyed.
+// How the classes of this module hold their observers: one public list of ObservableKit
+// per object. A keyed class holds a `KeyedWeakObserverList<AnyObject, Key>`, with `Key` its
+// `TKey`; a class that is not keyed holds a plain `WeakObserverList<AnyObject>`, so that each
+// `addObserver` writes one registration (a keyed list writes two: the member and the keyless
+// registration).
 //
 // - `addObserver` is the list's keyless `add`; a keyed add is `add(_:for:)`. The list keeps
 //   each observer's first place among its members, so adding again, plainly or for a key,
 //   never moves it.
-// - `withObservers` visits the members (`forEachInAnyList`): every observer added plainly or
-//   for any key, once, in the order it first joined. `withKeyedObservers` visits one key.
-// - `removeObserver` is `removeFromAllLists`; `removeKeyedObserver` ends one key's
+// - `withObservers` visits the members (`forEachInAnyList`; a plain list's `forEach`): every
+//   observer added plainly or for any key, once, in the order it first joined.
+//   `withKeyedObservers` visits one key.
+// - `removeObserver` is `removeFromAllLists` (a plain list's `remove`); `removeKeyedObserver` ends one key's
 //   registration, and the list drops the member with its last registration, so an observer
 //   never added plainly leaves the plain visits with its last key.
 // - Every change is one critical section of the list, so changes are linearizable and no
@@ -27,11 +30,25 @@ protocol ObserverMembers: AnyObject {
 
 extension KeyedWeakObserverList: ObserverMembers where Observer == AnyObject {}
 
+extension WeakObserverList: ObserverMembers where Observer == AnyObject {
+  /// A plain list has one list to leave.
+  @usableFromInline
+  func removeFromAllLists(_ observer: AnyObject) {
+    remove(observer)
+  }
+
+  /// A plain list's members are its observers.
+  @usableFromInline
+  func forEachInAnyList(_ body: (AnyObject) throws -> Void) rethrows {
+    try forEach(body)
+  }
+}
+
 /// The list for an object of type `type`: keyed by its `TKey` if it adopts
-/// ``KeyedObservable``, by `Never` otherwise.
+/// ``KeyedObservable``, a plain list otherwise.
 func makeObserverList(for type: AnyObject.Type) -> any ObserverMembers {
   guard let keyed = type as? any KeyedObservable.Type else {
-    return KeyedWeakObserverList<AnyObject, Never>()
+    return WeakObserverList<AnyObject>()
   }
   return makeKeyedObserverList(for: keyed)
 }

@@ -1,7 +1,9 @@
 // A map of ObservableKit, for maintainers. The engine is this folder, `Internal/`:
-//   ObserverStorage        the ordered registration bag behind every source: add, remove, count
-//   ObserverEntries        the entries, their order, tombstones and compaction
-//   ObserverStorage+Pass   a pass: a snapshot of handlers, resumed if a removal ends one
+//   RegistrationBag        the ordered registration bag of both engines: order, id search,
+//                          tombstones, compaction
+//   RegistrationBag+Pass   the one pass: a snapshot, resumed if a removal ends a registration
+//   ObserverStorage        the engine behind every source: a bag of handlers; add, remove, count
+//   ObserverStorage+Pass   the storage's passes over its handlers
 //   ObserverStorage+Frame  notify, and the pass frame's queue for re-entrant notifications
 //   PassFrame              the thread-local pass frame and modify marker
 //   ObserverListLock       the bag's lock word (with the epoch, and a property's turn bits)
@@ -21,7 +23,8 @@
 //   Operators/    map, filter, take, compositions (combineLatest, merge, scan...)
 //   Time/         debounce, throttle, delay, timeout on a Clock
 //   Hub/          HubMessage, EventHub, SharedEventHub, the channel table
-//   Observers/    WeakObserverList, WeakObserverTable: weak multicast lists of objects
+//   Observers/    WeakObserverList, WeakObserverTable: weak multicast lists of objects, on
+//                 the engine's bag and pass
 //   Observation/  Observation support; ReadOnlyProperty(tracking:)
 //   Debugging/    descriptions, diagnostics, where each subscription was made
 // Where a change goes: a new operator goes to Operators/ (both families) or Time/; a new
@@ -29,12 +32,12 @@
 // and first to the Contracts article, whose sentences the tests pin.
 
 /// The observer list behind every event and property: registration, removal and counting.
-/// The entries and their order are in `ObserverEntries.swift`, passes in
+/// The handlers, their order and compaction are a `RegistrationBag`, passes in
 /// `ObserverStorage+Pass.swift`, the re-entrancy frame in `ObserverStorage+Frame.swift`,
 /// and the property's turn with the property.
 ///
 /// Invariants:
-/// - Handlers are kept in registration order; removal is O(log n) and leaves a tombstone.
+/// - Handlers are kept in registration order; removal is an id search and leaves a tombstone.
 /// - No user code runs under the lock. Whatever leaves the guarded state (a removed handler,
 ///   an old value) is returned from the locked region and released by the caller.
 /// - The epoch advances on every removal, so a pass in progress
@@ -102,7 +105,7 @@ package struct ObserverStorage<Value, State> {
     return withLock { header in
       let id = header.nextID
       header.nextID += 1
-      header.entries.append(ObserverEntry(id: id, handler: makeHandler(id)))
+      header.bag.append(ObserverHandler(makeHandler(id)), id: id)
       if let owner { header.owners[id] = owner }
       return (id, read(&header.state, id))
     }
@@ -154,14 +157,13 @@ package struct ObserverStorage<Value, State> {
     return token
   }
 
-  /// Ends the subscription `id` and returns its entry, whose handler the caller releases
-  /// after the lock is gone. Returns nil if it had already ended.
+  /// Ends the subscription `id` and returns its handler, as the bag holds it, for the caller
+  /// to release after the lock is gone. Returns nil if it had already ended.
   @inlinable @discardableResult
-  package func removeEntry(_ id: UInt64) -> ObserverEntry<Value>? {
-    let entry = withLock { header -> ObserverEntry<Value>? in
+  package func removeEntry(_ id: UInt64) -> ObserverHandler<Value>? {
+    let entry = withLock { header -> ObserverHandler<Value>? in
       guard let entry = header.endEntry(id) else { return nil }
       advanceEpochLocked()
-      header.compactIfNeeded()
       return entry
     }
     if entry != nil { Diagnostics.subscriptionsChanged(by: -1) }
@@ -172,16 +174,15 @@ package struct ObserverStorage<Value, State> {
   /// `removeEntry`, for callers that want the handler.
   @inlinable @discardableResult
   package func remove(_ id: UInt64) -> Handler? {
-    removeEntry(id)?.handler
+    removeEntry(id)?.call
   }
 
   /// Ends every subscription. The handlers are released after the lock is gone.
   @inlinable
   package func removeAll() {
     let (removed, live) = withLock { header in
-      let removed = (header.entries, header.liveCount)
-      header.entries = []
-      header.tombstones = 0
+      let live = header.bag.liveCount
+      let removed = (header.bag.removeAll(), live)
       header.owners = [:]
       advanceEpochLocked()
       return removed
@@ -195,14 +196,14 @@ package struct ObserverStorage<Value, State> {
 
   @inlinable
   package func contains(_ id: UInt64) -> Bool {
-    withLock { header in header.index(of: id).map { header.entries[$0].handler != nil } ?? false }
+    withLock { header in header.bag.payload(of: id) != nil }
   }
 
   /// The number of live registrations; owner-bound ones whose owner has deallocated are
   /// removed first, so they stop counting at once.
   @inlinable
   package var count: Int {
-    let (live, owners) = withLock { header in (header.liveCount, header.owners) }
+    let (live, owners) = withLock { header in (header.bag.liveCount, header.owners) }
     if owners.isEmpty { return live }
     return live - removeDeadOwners(owners)
   }
@@ -231,5 +232,63 @@ package struct ObserverStorage<Value, State> {
     // which made the schedule explorer's runs of one interleaving differ.
     let ids = withLock { header in header.owners.filter { $0.value.identity == key }.map(\.key) }.sorted()
     for id in ids { remove(id) }
+  }
+}
+
+/// A registered handler, as the bag holds it. A struct, so that the closure keeps the
+/// storage's abstraction: handed out whole (by `removeEntry`, by a pass), it is never
+/// re-thunked (a handler returned as `(Value) -> Void` from specialized code is converted
+/// back, which allocates), and a bag of bare closures would store them maximally abstracted.
+@usableFromInline
+package struct ObserverHandler<Value> {
+  @usableFromInline package let call: (Value) -> Void
+
+  @inlinable
+  init(_ call: @escaping (Value) -> Void) {
+    self.call = call
+  }
+}
+
+/// One registration of the storage's bag: its id and its handler, nil once it ended.
+@usableFromInline
+package struct ObserverEntry<Value>: BagEntry {
+  @usableFromInline package let id: UInt64
+  @usableFromInline package var payload: ObserverHandler<Value>?
+
+  @inlinable
+  package init(id: UInt64, payload: ObserverHandler<Value>) {
+    self.id = id
+    self.payload = payload
+  }
+}
+
+/// Everything the storage lock guards.
+@usableFromInline
+package struct ObserverStorageHeader<Value, State> {
+  /// Extra state of the owner (a property's value), guarded by the same lock so that
+  /// "register and read the current value" is one atomic step. It comes first: a zero-size
+  /// `State` at the end would share its address with the lock-free epoch that follows the
+  /// header, and ThreadSanitizer would report accesses to it as races on the epoch.
+  @usableFromInline package var state: State
+  /// The handlers, in registration order, with tombstones.
+  @usableFromInline var bag = RegistrationBag<ObserverEntry<Value>>()
+  @usableFromInline var nextID: UInt64 = 1
+  /// The owner of each owner-bound registration. Never load these references under the
+  /// lock: the strong reference a load returns may be the last one.
+  @usableFromInline var owners: [UInt64: WeakReference] = [:]
+
+  @inlinable
+  init(state: State) {
+    self.state = state
+  }
+
+  /// Ends the registration `id` and returns its handler (nil if it had ended), leaving a
+  /// tombstone that the bag compacts in time; the caller advances the epoch.
+  @inlinable
+  package mutating func endEntry(_ id: UInt64) -> ObserverHandler<Value>? {
+    guard let handler = bag.remove(id) else { return nil }
+    // Skips hashing `id` for the usual registration, which has no owner.
+    if !owners.isEmpty { owners[id] = nil }
+    return handler
   }
 }

@@ -27,9 +27,9 @@
 /// class. Adding a value that is not a class instance stops with a precondition failure.
 ///
 /// ## Threads and order
-/// - ``forEach(_:)`` calls its closure synchronously, on the calling thread, before it
-///   returns, once for each live observer, in the order they were first added. No lock is
-///   held during the calls.
+/// - ``forEach(_:)-((Observer)->Void)`` calls its closure synchronously, on the calling
+///   thread, before it returns, once for each live observer, in the order they were first
+///   added. No lock is held during the calls.
 /// - Each observer is held strongly for the duration of its call. If that is the last
 ///   reference, it deinitializes on the visiting thread when its call returns.
 /// - Every method is thread-safe: the list keeps an internal lock.
@@ -37,8 +37,8 @@
 ///   observers, and the calls made to them, in one isolation domain.
 ///
 /// ## Re-entrancy
-/// The closure of ``forEach(_:)`` may call any method of the list, including the list being
-/// visited:
+/// The closure of ``forEach(_:)-((Observer)->Void)`` may call any method of the list,
+/// including the list being visited:
 /// - An observer added during a visit is not visited by it.
 /// - An observer removed during a visit, before its turn, is not visited.
 /// - A visit started from inside a visit runs to completion at once, before the call that
@@ -192,13 +192,13 @@ public final class KeyedWeakObserverList<Observer, Key: Hashable> {
   }
 
   /// Calls `body` with each live observer of the keyless list, now, on this thread, in the
-  /// order they were added. See ``WeakObserverList/forEach(_:)``.
+  /// order they were added. See ``WeakObserverList/forEach(_:)-((Observer)->Void)``.
   public func forEach(_ body: (Observer) throws -> Void) rethrows {
     try table.forEach(in: .keyless) { object in try body((consume object) as! Observer) }
   }
 
   /// Calls `body` with each live observer registered for `key`, now, on this thread, in the
-  /// order they were added for that key. See ``WeakObserverList/forEach(_:)``.
+  /// order they were added for that key. See ``WeakObserverList/forEach(_:)-((Observer)->Void)``.
   public func forEach(for key: Key, _ body: (Observer) throws -> Void) rethrows {
     try table.forEach(in: .key(key)) { object in try body((consume object) as! Observer) }
   }
@@ -208,7 +208,7 @@ public final class KeyedWeakObserverList<Observer, Key: Hashable> {
   ///
   /// An observer stays in that order while it is in any list: adding it to another list
   /// keeps its place, and only once its last registration ends does it leave. See
-  /// ``WeakObserverList/forEach(_:)`` for threads and re-entrancy.
+  /// ``WeakObserverList/forEach(_:)-((Observer)->Void)`` for threads and re-entrancy.
   public func forEachInAnyList(_ body: (Observer) throws -> Void) rethrows {
     try table.forEach(in: .members) { object in try body((consume object) as! Observer) }
   }
@@ -219,6 +219,15 @@ extension WeakObserverList: @unchecked Sendable where Observer: Sendable {}
 
 // The lock in `table` guards all the state, which holds weak references, keys, no closures.
 extension KeyedWeakObserverList: @unchecked Sendable where Observer: Sendable, Key: Sendable {}
+
+extension WeakObserverList where Observer == AnyObject {
+  /// `forEach(_:)` for a list of plain objects, which callers cast to their observer
+  /// protocol at the call site: no cast in between, and inlined into the caller.
+  @inlinable
+  public func forEach(_ body: (AnyObject) throws -> Void) rethrows {
+    try table.forEach(in: .keyless, body)
+  }
+}
 
 extension KeyedWeakObserverList where Observer == AnyObject {
   /// `forEachInAnyList(_:)` for a list of plain objects, which callers cast to their

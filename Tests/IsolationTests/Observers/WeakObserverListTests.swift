@@ -375,6 +375,46 @@ struct WeakObserverListTests {
     withExtendedLifetime((a, b)) {}
   }
 
+  /// The list is emptied and refilled while the visit holds a snapshot: the new
+  /// registrations must not take ids that the resumed visit would mistake for its own.
+  @Test("removeAll, then adds, during a visit: the observers added are not visited by it")
+  func removeAllThenAddDuringVisit() {
+    let log = Log()
+    let list = WeakObserverList<any Listener>()
+    let originals = ["a", "b", "c", "d"].map { Recorder($0, log) }
+    let newcomers = ["e", "f", "g"].map { Recorder($0, log) }
+    originals[0].onHear = { _ in
+      list.removeAll()
+      for observer in newcomers { list.add(observer) }
+    }
+    for observer in originals { list.add(observer) }
+    list.forEach { $0.heard(1) }
+    #expect(log.lines == ["a 1"])
+    #expect(Self.names(list) == ["e", "f", "g"])
+    withExtendedLifetime((originals, newcomers)) {}
+  }
+
+  /// A key's list with nothing left takes no memory, so it is made again: its registrations
+  /// must still take ids past those a visit in progress stops at.
+  @Test("A key's list emptied and made again during a visit of that key: the new observers are not visited by it")
+  func keyListRemadeDuringVisit() {
+    let log = Log()
+    let list = KeyedWeakObserverList<any Listener, String>()
+    let originals = ["a", "b", "c", "d"].map { Recorder($0, log) }
+    let newcomers = ["e", "f", "g"].map { Recorder($0, log) }
+    originals[0].onHear = { _ in
+      for observer in originals { list.remove(observer, for: "k") }
+      for observer in newcomers { list.add(observer, for: "k") }
+    }
+    for observer in originals { list.add(observer, for: "k") }
+    list.forEach(for: "k") { $0.heard(1) }
+    #expect(log.lines == ["a 1"])
+    var names: [String] = []
+    list.forEach(for: "k") { names.append(($0 as! Recorder).name) }
+    #expect(names == ["e", "f", "g"])
+    withExtendedLifetime((originals, newcomers)) {}
+  }
+
   @Test("An error thrown by the closure ends the visit and is rethrown")
   func throwingVisit() {
     struct Stop: Error {}

@@ -108,7 +108,7 @@ struct ScheduleExplorationTests {
       }
     )
     print("explored \(report.schedules) schedules of up to \(report.longestSchedule) points: \(#function)")
-    #expect(report.pointsSeen.contains("storage.pass: a subscription ended; taking a fresh snapshot"))
+    #expect(report.pointsSeen.contains("pass: a registration ended; taking a fresh snapshot"))
     #expect(report.schedules >= 10)
   }
 
