@@ -16,7 +16,7 @@ extension ObserverStorage {
 
   /// Hands every live handler to `body` now, on this thread, in registration order, over a
   /// snapshot taken now. It queues nothing itself: an event's notification (`deliver`, run
-  /// inside the re-entrancy frame of `ObserverStorage+Frame.swift`) is its one caller, and the
+  /// inside the pass frame of `ObserverStorage+Frame.swift`) is its one caller, and the
   /// frame queues the notifications made from inside a pass.
   @inlinable
   func forEachHandler(_ body: (Handler) -> Void) {

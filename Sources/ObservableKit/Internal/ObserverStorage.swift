@@ -16,7 +16,7 @@
 //                 (one thread delivers at a time), modify, subscribe, PropertyModel
 //   Shared/       the Sendable family: SharedEvent, SharedProperty, SharedEventSource
 //   Disposables/  Disposable, DisposeBag, DisposableSlot
-//   Owners/       owner-bound observation, OwnerLifetime, actors as owners
+//   Owners/       OwnerBinding (the one owner-bound helper), OwnerLifetime, actors as owners
 //   Delivery/     asynchronous delivery (queue, main actor, actor): mailbox and buffer.
 //                 With Hub's `+Queue` files, the only code that imports Dispatch.
 //   Async/        values as an AsyncSequence, async handlers
@@ -33,7 +33,7 @@
 
 /// The observer list behind every event and property: registration, removal and counting.
 /// The handlers, their order and compaction are a `RegistrationBag`, passes in
-/// `ObserverStorage+Pass.swift`, the re-entrancy frame in `ObserverStorage+Frame.swift`,
+/// `ObserverStorage+Pass.swift`, the pass frame in `ObserverStorage+Frame.swift`,
 /// and the property's turn with the property.
 ///
 /// Invariants:
