@@ -147,10 +147,12 @@ public final class Property<T>: PropertySource {
       )
       // The old value leaves the lock inside the update, so its deinit runs outside. An
       // untracked property never has a registrar, so it skips `commit`'s check.
-      let (update, snapshot) = tracksObservation
+      let set = tracksObservation
         ? commit { state in state.replace(with: newValue) }!
-        : storage.withLock { header in (header.state.replace(with: newValue), storage.snapshotLocked(header)) }
-      withExtendedLifetime(self) { publish(update, from: snapshot) }
+        : Committed(storage.withLockTryingTurn { header in
+            ((header.state.replace(with: newValue), storage.snapshotLocked(header)), true)
+          })
+      withExtendedLifetime(self) { publish(set.update, from: set.snapshot, turnTaken: set.turnTaken) }
     }
   }
 
@@ -329,9 +331,36 @@ public final class Property<T>: PropertySource {
     }
   }
 
+  /// A change made under the lock: the update, the snapshot its delivery starts from, taken
+  /// in the same critical section, and whether the turn was taken as the lock was let go of.
+  @usableFromInline
+  struct Committed {
+    @usableFromInline let update: PropertyUpdate<T>
+    @usableFromInline let snapshot: Storage.Snapshot
+    @usableFromInline let turnTaken: Bool
+
+    @inlinable
+    init(_ made: ((PropertyUpdate<T>, Storage.Snapshot), turnTaken: Bool)) {
+      update = made.0.0
+      snapshot = made.0.1
+      turnTaken = made.turnTaken
+    }
+  }
+
+  /// What the first critical section of `commit` found.
+  @usableFromInline
+  enum Attempt {
+    case committed(PropertyUpdate<T>, Storage.Snapshot)
+    case declined
+    /// A read has made the registrar: the change goes through Observation.
+    case observed(any AnyObject & Sendable)
+  }
+
   /// Applies `change` to the state under the lock and returns the update with the snapshot
   /// its delivery starts from; nil if `change` declined. Once a read has made the registrar,
-  /// the change is wrapped in Observation's `withMutation`, outside the lock.
+  /// the change is wrapped in Observation's `withMutation`, outside the lock. Either way the
+  /// critical section that makes the change lets go of the lock taking the turn if it is
+  /// free (``ObserverStorage/withLockTryingTurn(_:)``).
   ///
   /// Invariant where the lock is dropped: between finding the registrar and taking the lock
   /// again inside `withMutation` (whose `willSet` runs tracking callbacks, user code), this
@@ -339,21 +368,27 @@ public final class Property<T>: PropertySource {
   /// while the callbacks run). `change` is applied to the state as it is then, so a set made
   /// meanwhile is ordered before this one, and a `modify` re-checks its version.
   @inlinable
-  func commit(
-    _ change: (inout PropertyState<T>) -> PropertyUpdate<T>?
-  ) -> (PropertyUpdate<T>, Storage.Snapshot)? {
-    // Either the change is made at once (no registrar), or the registrar comes back.
-    typealias Committed = (PropertyUpdate<T>, Storage.Snapshot)?
-    let (committed, registrar) = storage.withLock { header -> (Committed, (any AnyObject & Sendable)?) in
-      if let registrar = header.state.registrar { return (nil, registrar) }
-      guard let update = change(&header.state) else { return (nil, nil) }
-      return ((update, storage.snapshotLocked(header)), nil)
+  func commit(_ change: (inout PropertyState<T>) -> PropertyUpdate<T>?) -> Committed? {
+    // The registrar travels only in its own case, so the usual set, with none, moves no
+    // reference out of the lock (an optional beside the result cost a retain and a release
+    // of nil per set).
+    let (attempt, turnTaken) = storage.withLockTryingTurn { header -> (Attempt, tryTurn: Bool) in
+      if let registrar = header.state.registrar { return (.observed(registrar), false) }
+      guard let update = change(&header.state) else { return (.declined, false) }
+      return (.committed(update, storage.snapshotLocked(header)), true)
     }
-    guard let registrar else { return committed }
-    return ObservationSupport.reportMutation(of: self, registrar) {
-      storage.withLock { header -> Committed in
-        guard let update = change(&header.state) else { return nil }
-        return (update, storage.snapshotLocked(header))
+    switch attempt {
+    case .committed(let update, let snapshot):
+      return Committed(((update, snapshot), turnTaken))
+    case .declined:
+      return nil
+    case .observed(let registrar):
+      return ObservationSupport.reportMutation(of: self, registrar) {
+        let (made, turnTaken) = storage.withLockTryingTurn { header -> ((PropertyUpdate<T>, Storage.Snapshot)?, tryTurn: Bool) in
+          guard let update = change(&header.state) else { return (nil, false) }
+          return ((update, storage.snapshotLocked(header)), true)
+        }
+        return made.map { Committed(($0, turnTaken)) }
       }
     }
   }
