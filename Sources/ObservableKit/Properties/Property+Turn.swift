@@ -12,7 +12,7 @@ extension Property {
   /// Delivers `update`, a set whose `snapshot` was taken in the same critical section;
   /// `turnTaken` says whether the set took the turn as it let go of the lock (see
   /// ``ObserverStorage/withLockTryingTurn(_:)``), the usual case.
-  @inlinable
+  @inlinable @inline(__always)
   func publish(_ update: PropertyUpdate<T>, from snapshot: Storage.Snapshot, turnTaken: Bool) {
     if turnTaken {
       withTurn { storage.forEachHandler(in: snapshot) { $0(update) } }
