@@ -145,14 +145,12 @@ public final class Property<T>: PropertySource {
         !PassFrame.isModifying(storage.objectID),
         "Property.modify: the closure must change its inout argument, not set the property itself"
       )
-      // The old value leaves the lock inside the update, so its deinit runs outside. An
-      // untracked property never has a registrar, so it skips `commit`'s check.
-      let set = tracksObservation
-        ? commit { state in state.replace(with: newValue) }!
-        : Committed(storage.withLockTryingTurn { header in
-            ((header.state.replace(with: newValue), storage.snapshotLocked(header)), true)
-          })
-      withExtendedLifetime(self) { publish(set.update, from: set.snapshot, turnTaken: set.turnTaken) }
+      // The old value leaves the lock inside the update, so its deinit runs outside.
+      let set = commit { state in state.replace(with: newValue) }!
+      // Alive until the pass ends, even inlined into a caller that drops its last reference
+      // (a handler may release it). A closure around `publish` costs a call frame per set.
+      defer { withExtendedLifetime(self) {} }
+      publish(set.update, from: set.snapshot, turnTaken: set.turnTaken)
     }
   }
 
@@ -347,50 +345,50 @@ public final class Property<T>: PropertySource {
     }
   }
 
-  /// What the first critical section of `commit` found.
-  @usableFromInline
-  enum Attempt {
-    case committed(PropertyUpdate<T>, Storage.Snapshot)
-    case declined
-    /// A read has made the registrar: the change goes through Observation.
-    case observed(any AnyObject & Sendable)
+  /// Applies `change` to the state under the lock and returns the update with the snapshot
+  /// its delivery starts from; nil if `change` declined. Once a read has made the registrar
+  /// (of a property that tracks Observation), the change is wrapped in Observation's
+  /// `withMutation`, outside the lock (`commitObserved`). Either way the critical section
+  /// that makes the change lets go of the lock taking the turn if it is free
+  /// (``ObserverStorage/withLockTryingTurn(_:)``).
+  @inlinable
+  func commit(_ change: (inout PropertyState<T>) -> PropertyUpdate<T>?) -> Committed? {
+    // Only a flag leaves the lock when a registrar exists, so the usual set, with none, takes
+    // the same path as an untracked property's (an optional registrar beside the result cost
+    // a retain and a release of nil per set, and an enum carrying it about 25 instructions).
+    var observed = false
+    let (made, turnTaken) = storage.withLockTryingTurn { header -> ((PropertyUpdate<T>, Storage.Snapshot)?, tryTurn: Bool) in
+      if tracksObservation, header.state.registrar != nil {
+        observed = true
+        return (nil, false)
+      }
+      guard let update = change(&header.state) else { return (nil, false) }
+      return ((update, storage.snapshotLocked(header)), true)
+    }
+    if let made { return Committed((made, turnTaken)) }
+    return observed ? commitObserved(change) : nil
   }
 
-  /// Applies `change` to the state under the lock and returns the update with the snapshot
-  /// its delivery starts from; nil if `change` declined. Once a read has made the registrar,
-  /// the change is wrapped in Observation's `withMutation`, outside the lock. Either way the
-  /// critical section that makes the change lets go of the lock taking the turn if it is
-  /// free (``ObserverStorage/withLockTryingTurn(_:)``).
+  /// `commit` once a read has made the registrar: the change is made inside Observation's
+  /// `withMutation`, whose `willSet` and `didSet` run outside our lock.
   ///
   /// Invariant where the lock is dropped: between finding the registrar and taking the lock
   /// again inside `withMutation` (whose `willSet` runs tracking callbacks, user code), this
   /// call holds nothing of the state, and our lock is free (Observation holds its own lock
   /// while the callbacks run). `change` is applied to the state as it is then, so a set made
   /// meanwhile is ordered before this one, and a `modify` re-checks its version.
-  @inlinable
-  func commit(_ change: (inout PropertyState<T>) -> PropertyUpdate<T>?) -> Committed? {
-    // The registrar travels only in its own case, so the usual set, with none, moves no
-    // reference out of the lock (an optional beside the result cost a retain and a release
-    // of nil per set).
-    let (attempt, turnTaken) = storage.withLockTryingTurn { header -> (Attempt, tryTurn: Bool) in
-      if let registrar = header.state.registrar { return (.observed(registrar), false) }
-      guard let update = change(&header.state) else { return (.declined, false) }
-      return (.committed(update, storage.snapshotLocked(header)), true)
-    }
-    switch attempt {
-    case .committed(let update, let snapshot):
-      return Committed(((update, snapshot), turnTaken))
-    case .declined:
-      return nil
-    case .observed(let registrar):
-      return ObservationSupport.reportMutation(of: self, registrar) {
-        let (made, turnTaken) = storage.withLockTryingTurn { header -> ((PropertyUpdate<T>, Storage.Snapshot)?, tryTurn: Bool) in
-          guard let update = change(&header.state) else { return (nil, false) }
-          return ((update, storage.snapshotLocked(header)), true)
-        }
-        return made.map { Committed(($0, turnTaken)) }
+  @inlinable @inline(never)
+  func commitObserved(_ change: (inout PropertyState<T>) -> PropertyUpdate<T>?) -> Committed? {
+    func apply() -> Committed? {
+      let (made, turnTaken) = storage.withLockTryingTurn { header -> ((PropertyUpdate<T>, Storage.Snapshot)?, tryTurn: Bool) in
+        guard let update = change(&header.state) else { return (nil, false) }
+        return ((update, storage.snapshotLocked(header)), true)
       }
+      return made.map { Committed(($0, turnTaken)) }
     }
+    // Made by a read and never cleared, so it is there: `commit` saw it.
+    guard let registrar = storage.withLock({ $0.state.registrar }) else { return apply() }
+    return ObservationSupport.reportMutation(of: self, registrar, apply)
   }
 
   /// The number of live subscriptions.

@@ -210,18 +210,25 @@ static inline bool okit_sync_release_turn(okit_sync_t *sync) {
 }
 
 /// Unlocks the mutex and takes the turn if nobody holds it, returning whether it did: what
-/// `okit_sync_unlock` then `okit_sync_try_take_turn` do, with nothing able to come between
-/// them. On Linux it is one atomic operation in the usual case (locked without waiters, no
-/// turn held); the release half publishes the critical section, the acquire half takes the
-/// turn from its last holder.
+/// `okit_sync_unlock` then `okit_sync_try_take_turn` do. On Linux it is one atomic operation
+/// in the usual case (locked without waiters, no turn held), so nothing can come between the
+/// two: the release half publishes the critical section, the acquire half takes the turn
+/// from its last holder. A turn found held, there, is reported at once, as a take made just
+/// before the unlock would have found it.
 static inline bool okit_sync_unlock_and_try_take_turn(okit_sync_t *sync) {
 #if defined(OKIT_SYNC_FUSED_TURN)
-  uint32_t locked = 1;
-  if (__atomic_compare_exchange_n(&sync->word, &locked, (uint32_t)OKIT_TURN_HELD, false, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
+  uint32_t seen = 1;
+  if (__atomic_compare_exchange_n(&sync->word, &seen, (uint32_t)OKIT_TURN_HELD, false, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
     return true;
   }
-#endif
   okit_sync_unlock(sync);
+  // Held when the exchange looked (as a take tried then would have found it): no second
+  // try. The caller asks the holder for a pass, after this unlock, or takes the turn if it
+  // has been let go of meanwhile.
+  if (seen & OKIT_TURN_HELD) return false;
+#else
+  okit_sync_unlock(sync);
+#endif
   return okit_sync_try_take_turn(sync);
 }
 
