@@ -348,7 +348,7 @@ public final class Property<T>: PropertySource {
   /// Applies `change` to the state under the lock and returns the update with the snapshot
   /// its delivery starts from; nil if `change` declined. Once a read has made the registrar
   /// (of a property that tracks Observation), the change is wrapped in Observation's
-  /// `withMutation`, outside the lock (`commitObserved`). Either way the critical section
+  /// `withMutation`, outside the lock (`commitObserved`). Otherwise the critical section
   /// that makes the change lets go of the lock taking the turn if it is free
   /// (``ObserverStorage/withLockTryingTurn(_:)``).
   @inlinable
@@ -379,12 +379,14 @@ public final class Property<T>: PropertySource {
   /// meanwhile is ordered before this one, and a `modify` re-checks its version.
   @inlinable @inline(never)
   func commitObserved(_ change: (inout PropertyState<T>) -> PropertyUpdate<T>?) -> Committed? {
+    // The turn is not taken here but by `publish`, once `withMutation` has returned: no
+    // `didSet` callback runs while this thread holds it.
     func apply() -> Committed? {
-      let (made, turnTaken) = storage.withLockTryingTurn { header -> ((PropertyUpdate<T>, Storage.Snapshot)?, tryTurn: Bool) in
+      let (made, _) = storage.withLockTryingTurn { header -> ((PropertyUpdate<T>, Storage.Snapshot)?, tryTurn: Bool) in
         guard let update = change(&header.state) else { return (nil, false) }
-        return ((update, storage.snapshotLocked(header)), true)
+        return ((update, storage.snapshotLocked(header)), false)
       }
-      return made.map { Committed(($0, turnTaken)) }
+      return made.map { Committed(($0, turnTaken: false)) }
     }
     // Made by a read and never cleared, so it is there: `commit` saw it.
     guard let registrar = storage.withLock({ $0.state.registrar }) else { return apply() }
