@@ -140,8 +140,9 @@ static inline void okit_sync_lock(okit_sync_t *sync) {
 
 static inline void okit_sync_unlock(okit_sync_t *sync) {
 #if defined(OKIT_SYNC_FUSED_TURN)
-  // Locked without waiters (1) → unlocked, whatever the turn bits; from 2, wake one.
-  if ((__atomic_fetch_sub(&sync->word, 1, __ATOMIC_RELEASE) & OKIT_SYNC_LOCK_BITS) != 1) {
+  // Locked without waiters (1) → unlocked, whatever the turn bits; from 2 (the caller holds
+  // the lock, so the mutex bits were 1 or 2), wake one.
+  if (__atomic_fetch_sub(&sync->word, 1, __ATOMIC_RELEASE) & 2) {
     okit_sync_unlock_slow(&sync->word);
   }
 #else
