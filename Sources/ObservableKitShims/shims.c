@@ -29,6 +29,46 @@ void okit_futex_lock_slow(uint32_t *word) {
 void okit_futex_wake(uint32_t *word) {
   syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
 }
+
+// The observer lists' mutex shares its futex word with a property's turn (bits 2-3; see
+// okit_sync_t), so its contended paths are the ones above written with compare-and-swap,
+// leaving the turn bits as they are. A waiter sleeps on the whole word: a change of the turn
+// bits wakes it early (the futex sees another value) and it looks again.
+void okit_sync_lock_slow(uint32_t *word) {
+  for (int spin = 0; spin < 100; spin++) {
+    uint32_t seen = __atomic_load_n(word, __ATOMIC_RELAXED);
+    if ((seen & OKIT_SYNC_LOCK_BITS) == 0 &&
+        __atomic_compare_exchange_n(word, &seen, seen | 1, false, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+      return;
+    }
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+  }
+  for (;;) {
+    uint32_t seen = __atomic_load_n(word, __ATOMIC_RELAXED);
+    uint32_t contended = (seen & ~(uint32_t)OKIT_SYNC_LOCK_BITS) | 2;
+    if ((seen & OKIT_SYNC_LOCK_BITS) == 0) {
+      // Free: take it, marked contended, as the exchange of the plain mutex does.
+      if (__atomic_compare_exchange_n(word, &seen, contended, false, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) return;
+      continue;
+    }
+    if ((seen & OKIT_SYNC_LOCK_BITS) == 1 &&
+        !__atomic_compare_exchange_n(word, &seen, contended, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+      continue;
+    }
+    syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, contended, NULL, NULL, 0);
+  }
+}
+
+// Called after the unlock's decrement found the mutex contended (2, now 1): clear the mutex
+// bits and wake one waiter.
+void okit_sync_unlock_slow(uint32_t *word) {
+  __atomic_fetch_and(word, ~(uint32_t)OKIT_SYNC_LOCK_BITS, __ATOMIC_RELEASE);
+  syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
 #endif
 
 #if defined(_WIN32)

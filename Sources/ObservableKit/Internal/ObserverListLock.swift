@@ -2,7 +2,9 @@ import ObservableKitShims
 
 /// The lock of an observer list: a ``Locked`` plus an epoch that passes load without the
 /// lock (it moves on every removal) and, for a property, the turn (see
-/// `Property+Turn.swift`). Only the observer lists pay for these two words.
+/// `Property+Turn.swift`). Only the observer lists pay for these. On Linux the turn's two
+/// bits share the mutex's futex word, so that a set lets go of the lock and takes the turn
+/// in one atomic operation (`withLockTryingTurn`).
 ///
 /// The lock sits in the tail of one buffer with the state, so it never moves and costs no
 /// second allocation. It is not recursive: never call user code inside `withLock`.
@@ -39,6 +41,23 @@ package struct ObserverListLock<State> {
       okit_sync_lock(sync)
       defer { okit_sync_unlock(sync) }
       return try body(&state.pointee)
+    }
+  }
+
+  /// Runs `body` with the lock held. If `body` returns true beside its result, the lock is
+  /// let go of and the turn taken if nobody holds it, as one step (one atomic operation on
+  /// Linux: see `okit_sync_unlock_and_try_take_turn`); the second value says whether the turn
+  /// was taken. Otherwise the lock is let go of alone and the second value is false.
+  @inlinable
+  func withLockTryingTurn<R>(_ body: (inout State) -> (R, tryTurn: Bool)) -> (R, turnTaken: Bool) {
+    buffer.withUnsafeMutablePointers { state, sync in
+      okit_sync_lock(sync)
+      let (result, tryTurn) = body(&state.pointee)
+      guard tryTurn else {
+        okit_sync_unlock(sync)
+        return (result, false)
+      }
+      return (result, okit_sync_unlock_and_try_take_turn(sync))
     }
   }
 

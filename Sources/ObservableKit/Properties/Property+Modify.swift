@@ -19,8 +19,10 @@ extension Property {
       let published = commit { state in
         state.version == version ? state.replace(with: copy) : nil
       }
-      if let (update, snapshot) = published {
-        withExtendedLifetime(self) { publish(update, from: snapshot) }
+      if let published {
+        withExtendedLifetime(self) {
+          publish(published.update, from: published.snapshot, turnTaken: published.turnTaken)
+        }
         return result
       }
     }

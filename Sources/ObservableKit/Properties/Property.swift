@@ -145,12 +145,12 @@ public final class Property<T>: PropertySource {
         !PassFrame.isModifying(storage.objectID),
         "Property.modify: the closure must change its inout argument, not set the property itself"
       )
-      // The old value leaves the lock inside the update, so its deinit runs outside. An
-      // untracked property never has a registrar, so it skips `commit`'s check.
-      let (update, snapshot) = tracksObservation
-        ? commit { state in state.replace(with: newValue) }!
-        : storage.withLock { header in (header.state.replace(with: newValue), storage.snapshotLocked(header)) }
-      withExtendedLifetime(self) { publish(update, from: snapshot) }
+      // The old value leaves the lock inside the update, so its deinit runs outside.
+      let set = commit { state in state.replace(with: newValue) }!
+      // Alive until the pass ends, even inlined into a caller that drops its last reference
+      // (a handler may release it). A closure around `publish` costs a call frame per set.
+      defer { withExtendedLifetime(self) {} }
+      publish(set.update, from: set.snapshot, turnTaken: set.turnTaken)
     }
   }
 
@@ -329,33 +329,68 @@ public final class Property<T>: PropertySource {
     }
   }
 
+  /// A change made under the lock: the update, the snapshot its delivery starts from, taken
+  /// in the same critical section, and whether the turn was taken as the lock was let go of.
+  @usableFromInline
+  struct Committed {
+    @usableFromInline let update: PropertyUpdate<T>
+    @usableFromInline let snapshot: Storage.Snapshot
+    @usableFromInline let turnTaken: Bool
+
+    @inlinable
+    init(_ made: ((PropertyUpdate<T>, Storage.Snapshot), turnTaken: Bool)) {
+      update = made.0.0
+      snapshot = made.0.1
+      turnTaken = made.turnTaken
+    }
+  }
+
   /// Applies `change` to the state under the lock and returns the update with the snapshot
-  /// its delivery starts from; nil if `change` declined. Once a read has made the registrar,
-  /// the change is wrapped in Observation's `withMutation`, outside the lock.
+  /// its delivery starts from; nil if `change` declined. Once a read has made the registrar
+  /// (of a property that tracks Observation), the change is wrapped in Observation's
+  /// `withMutation`, outside the lock (`commitObserved`). Otherwise the critical section
+  /// that makes the change lets go of the lock taking the turn if it is free
+  /// (``ObserverStorage/withLockTryingTurn(_:)``).
+  @inlinable
+  func commit(_ change: (inout PropertyState<T>) -> PropertyUpdate<T>?) -> Committed? {
+    // Only a flag leaves the lock when a registrar exists, so the usual set, with none, takes
+    // the same path as an untracked property's (an optional registrar beside the result cost
+    // a retain and a release of nil per set, and an enum carrying it about 25 instructions).
+    var observed = false
+    let (made, turnTaken) = storage.withLockTryingTurn { header -> ((PropertyUpdate<T>, Storage.Snapshot)?, tryTurn: Bool) in
+      if tracksObservation, header.state.registrar != nil {
+        observed = true
+        return (nil, false)
+      }
+      guard let update = change(&header.state) else { return (nil, false) }
+      return ((update, storage.snapshotLocked(header)), true)
+    }
+    if let made { return Committed((made, turnTaken)) }
+    return observed ? commitObserved(change) : nil
+  }
+
+  /// `commit` once a read has made the registrar: the change is made inside Observation's
+  /// `withMutation`, whose `willSet` and `didSet` run outside our lock.
   ///
   /// Invariant where the lock is dropped: between finding the registrar and taking the lock
   /// again inside `withMutation` (whose `willSet` runs tracking callbacks, user code), this
   /// call holds nothing of the state, and our lock is free (Observation holds its own lock
   /// while the callbacks run). `change` is applied to the state as it is then, so a set made
   /// meanwhile is ordered before this one, and a `modify` re-checks its version.
-  @inlinable
-  func commit(
-    _ change: (inout PropertyState<T>) -> PropertyUpdate<T>?
-  ) -> (PropertyUpdate<T>, Storage.Snapshot)? {
-    // Either the change is made at once (no registrar), or the registrar comes back.
-    typealias Committed = (PropertyUpdate<T>, Storage.Snapshot)?
-    let (committed, registrar) = storage.withLock { header -> (Committed, (any AnyObject & Sendable)?) in
-      if let registrar = header.state.registrar { return (nil, registrar) }
-      guard let update = change(&header.state) else { return (nil, nil) }
-      return ((update, storage.snapshotLocked(header)), nil)
-    }
-    guard let registrar else { return committed }
-    return ObservationSupport.reportMutation(of: self, registrar) {
-      storage.withLock { header -> Committed in
-        guard let update = change(&header.state) else { return nil }
-        return (update, storage.snapshotLocked(header))
+  @inlinable @inline(never)
+  func commitObserved(_ change: (inout PropertyState<T>) -> PropertyUpdate<T>?) -> Committed? {
+    // The turn is not taken here but by `publish`, once `withMutation` has returned: no
+    // `didSet` callback runs while this thread holds it.
+    func apply() -> Committed? {
+      let (made, _) = storage.withLockTryingTurn { header -> ((PropertyUpdate<T>, Storage.Snapshot)?, tryTurn: Bool) in
+        guard let update = change(&header.state) else { return (nil, false) }
+        return ((update, storage.snapshotLocked(header)), false)
       }
+      return made.map { Committed(($0, turnTaken: false)) }
     }
+    // Made by a read and never cleared, so it is there: `commit` saw it.
+    guard let registrar = storage.withLock({ $0.state.registrar }) else { return apply() }
+    return ObservationSupport.reportMutation(of: self, registrar, apply)
   }
 
   /// The number of live subscriptions.
