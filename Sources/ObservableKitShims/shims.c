@@ -5,6 +5,15 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+// One step of a spin-wait: tells the core this thread is spinning.
+static inline void okit_spin_pause(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  __asm__ __volatile__("yield");
+#endif
+}
+
 // The contended path of the futex mutex (Drepper, "Futexes Are Tricky", mutex 3): spin a
 // little, since critical sections here are a few dozen instructions, then mark the word
 // contended (2) and sleep until an unlock wakes us, retaking it as contended.
@@ -15,11 +24,7 @@ void okit_futex_lock_slow(uint32_t *word) {
         __atomic_compare_exchange_n(word, &unlocked, 1, false, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
       return;
     }
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    __asm__ __volatile__("yield");
-#endif
+    okit_spin_pause();
   }
   while (__atomic_exchange_n(word, 2, __ATOMIC_ACQUIRE) != 0) {
     syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, 2, NULL, NULL, 0);
@@ -41,11 +46,7 @@ void okit_sync_lock_slow(uint32_t *word) {
         __atomic_compare_exchange_n(word, &seen, seen | 1, false, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
       return;
     }
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    __asm__ __volatile__("yield");
-#endif
+    okit_spin_pause();
   }
   for (;;) {
     uint32_t seen = __atomic_load_n(word, __ATOMIC_RELAXED);

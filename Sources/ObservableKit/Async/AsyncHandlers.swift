@@ -45,17 +45,7 @@ extension SharedEventSource {
     policy: AsyncHandlerPolicy,
     @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (Owner, Value) async -> Void
   ) -> any Disposable {
-    OwnerBinding.bind(owner) { binding in
-      let runner = AsyncHandlerRunner<Value>(policy: policy) { value in
-        guard let owner = binding.owner else { return false }
-        await handler(owner, value)
-        return true
-      }
-      runner.attach(observeNonisolated { value in
-        if binding.owner(endingIfGone: runner) != nil { runner.receive(value) }
-      })
-      return runner
-    }
+    observeAsync(with: owner, policy: policy) { owner, value in await handler(owner, value) }
   }
 
   /// Registers an async `handler` for as long as the actor `owner` is alive, running it
@@ -68,10 +58,20 @@ extension SharedEventSource {
     policy: AsyncHandlerPolicy,
     _ handler: @escaping @Sendable (isolated Owner, Value) async -> Void
   ) -> any Disposable {
+    observeAsync(with: owner, policy: policy) { owner, value in await handler(owner, value) }
+  }
+
+  /// The two owner-bound async forms: `call` hops to the handler's isolation (the caller's,
+  /// or the actor owner's) when it runs.
+  private func observeAsync<Owner: AnyObject & Sendable>(
+    with owner: Owner,
+    policy: AsyncHandlerPolicy,
+    _ call: @escaping @Sendable (Owner, Value) async -> Void
+  ) -> any Disposable {
     OwnerBinding.bind(owner) { binding in
       let runner = AsyncHandlerRunner<Value>(policy: policy) { value in
         guard let owner = binding.owner else { return false }
-        await handler(owner, value)
+        await call(owner, value)
         return true
       }
       runner.attach(observeNonisolated { value in
