@@ -412,6 +412,7 @@ struct WeakObserverListTests {
     var names: [String] = []
     list.forEach(for: "k") { names.append(($0 as! Recorder).name) }
     #expect(names == ["e", "f", "g"])
+    originals[0].onHear = { _ in }  // its handler captured `originals`, itself among them: a cycle
     withExtendedLifetime((originals, newcomers)) {}
   }
 
