@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Type-checks, on a machine without Apple's SDKs, the code that only Apple platforms compile:
-# the `#if canImport(ObjectiveC)` branch of Sources/ObservableKit (Owners/OwnerLifetime.swift)
-# and the `#if canImport(Combine)` branches of Sources/Observable (ObservableClass's
-# ObservableObject conformance and its objectWillChange sender).
+# the `#if canImport(ObjectiveC)` branch of Sources/ObservableKit (Owners/OwnerLifetime.swift),
+# the `#if canImport(Combine)` branches of Sources/Observable (ObservableClass's
+# ObservableObject conformance and its objectWillChange sender), and the C shims' `__APPLE__`
+# branches (os_unfair_lock, and the turn in a word of its own, where Linux shares the futex
+# word) and their plain-POSIX ones.
 #
 #   bash scripts/check-apple-branches.sh
 #
@@ -44,6 +46,15 @@ MAP
 
 sources() { find "$1" -name '*.swift' | sort; }
 
+# The C shims as Apple's and a plain POSIX system's compilers see them: <os/lock.h> and
+# pthread_main_np come from scripts/apple-stand-ins/c. Syntax and types only, warnings as errors.
+echo "Checking the C shims' __APPLE__ and plain-POSIX branches"
+for flags in "-U__linux__ -U__gnu_linux__ -D__APPLE__ -I scripts/apple-stand-ins/c" "-U__linux__ -U__gnu_linux__"; do
+  # shellcheck disable=SC2086
+  clang -std=gnu11 -fsyntax-only -Wall -Wextra -Werror $flags \
+    -I Sources/ObservableKitShims/include Sources/ObservableKitShims/shims.c
+done
+
 echo "Type-checking ObservableKit with canImport(ObjectiveC) (debug and release conditions)"
 for conditions in "-D DEBUG -D OBSERVABLEKIT_SCHEDULE_POINTS" ""; do
   # shellcheck disable=SC2086
@@ -57,4 +68,4 @@ echo "Type-checking Observable with canImport(Combine)"
 swiftc "${common[@]}" -D DEBUG -emit-module -module-name Observable \
   -emit-module-path "$out/modules/Observable.swiftmodule" $(sources Sources/Observable)
 
-echo "check-apple-branches.sh: the canImport(ObjectiveC) and canImport(Combine) branches type-check against the stand-ins"
+echo "check-apple-branches.sh: the canImport(ObjectiveC) and canImport(Combine) branches and the C shims' Apple branches type-check against the stand-ins"
