@@ -1,7 +1,7 @@
 import Dispatch
 import Observable
 
-// Flowduino-style protocol observers, as a new app writes them (issue 20's user code, with
+// Flowduino-style protocol observers, as a new app writes them (a user's report, with
 // the downloader renamed: SharedHub.swift has a `Downloader` actor). In a module whose
 // default isolation is the main actor, the protocol and the thread-safe class must say
 // `nonisolated`; the view stays on the main actor, and so does its conformance.
@@ -36,7 +36,7 @@ func downloaderReportsFromBackground() async {
   print("downloader after background report: \(view.shown)")
 }
 
-/// Issue 20's exact shape: the background report is not awaited. The view hears 50 once the
+/// The reported shape: the background report is not awaited. The view hears 50 once the
 /// main actor is free again (the bounded loop is a watchdog, not a wait for a time).
 func downloaderReportsWithoutWaiting() async {
   let downloader = FileDownloader()

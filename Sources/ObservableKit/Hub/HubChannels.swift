@@ -134,11 +134,11 @@ struct HubChannelTable {
   init() {}
 
   /// The slot of `key`'s channel, if it has been made. A post reads the channel through the
-  /// index, so that no copy of it or of the message's name is retained: measured, returning
-  /// the channel made a post with one observer retain and release it (40 instructions of
-  /// 331), and probing through the array's buffer pointer retained the name instead, which
-  /// crashes package-benchmark's retain counting on Linux with Swift 6.3 (swiftlang/swift
-  /// issue 87696). Check the retain counts (Benchmarks/check-thresholds.sh) after a change.
+  /// index, so that no copy of it or of the message's name is retained: returning the
+  /// channel made a post retain and release it once more, and probing through the array's
+  /// buffer pointer retained the name instead, which crashes package-benchmark's retain
+  /// counting on Linux with Swift 6.3 (swiftlang/swift#87696). The S11 retain thresholds
+  /// pin this: check them (Benchmarks/check-thresholds.sh) after a change.
   @inlinable
   func index(of key: HubChannelKey) -> Int? {
     if slots.isEmpty { return nil }

@@ -3,7 +3,7 @@ import ObservableKit
 import Testing
 import TestSupport
 
-// Acceptance checks of issue 20, written as users write code: async handlers with a policy.
+// Acceptance checks, written as users write code: async handlers with a policy.
 
 private final class QALoader: Sendable {
   let started = ValueLog<Int>()
@@ -11,7 +11,7 @@ private final class QALoader: Sendable {
   let cancelled = ValueLog<Int>()
 }
 
-@Suite("QA acceptance: async handlers (issue 20)")
+@Suite("QA acceptance: async handlers")
 struct QAAsyncHandlerAcceptanceTests {
   /// A gate the handler waits on, opened by the test.
   final class Gate: Sendable {

@@ -3,9 +3,9 @@ import ObservableKit
 import Testing
 import TestSupport
 
-// Acceptance checks of issue 20, written as users write code: `values`, `Diagnostics`.
+// Acceptance checks, written as users write code: `values`, `Diagnostics`.
 
-@Suite("QA acceptance: smaller ones (issue 20)")
+@Suite("QA acceptance: smaller ones")
 struct QASmallerOnesAcceptanceTests {
   @Test func valuesSubscribesWhenItsIteratorIsMade() async {
     let event = SharedEvent<Int>()

@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// Sentences of the Contracts article's Isolation and Delivery targets sections that had no
-/// test of their own when the article was walked sentence by sentence (issue 19).
+/// test of their own when the article was walked sentence by sentence.
 @Suite("Contract walk")
 struct ContractWalkTests {
   @Test("Contract: observe(on: queue) delivers asynchronously even when the notifying thread runs that queue")

@@ -3,14 +3,14 @@ import ObservableKit
 import Testing
 import TestSupport
 
-// Acceptance checks of issue 19, written as users write code: the five contract violations
+// Acceptance checks, written as users write code: the five contract violations
 // and their variations. (`LongLivedOwner` is in Owners/OwnerRecordAcceptanceTests.swift.)
 
 private final class NonSendableThing {}
 private protocol Shape {}
 private struct Square: Shape {}
 
-@Suite("QA acceptance: reliability (issue 19)")
+@Suite("QA acceptance: reliability")
 struct QAReliabilityAcceptanceTests {
   @Test func payloadTypesDifferingBySendableNeverMeet() {
     let hub = EventHub()

@@ -7,7 +7,7 @@ import TestSupport
 import Observation
 #endif
 
-// Acceptance checks of issue 20, written as users write code: ReadOnlyProperty(tracking:)
+// Acceptance checks, written as users write code: ReadOnlyProperty(tracking:)
 // over an @Observable model.
 
 #if canImport(Observation)
@@ -16,7 +16,7 @@ import Observation
   var last = "Lovelace"
 }
 
-@Suite("QA acceptance: ReadOnlyProperty(tracking:) (issue 20)")
+@Suite("QA acceptance: ReadOnlyProperty(tracking:)")
 @MainActor
 struct QATrackingAcceptanceTests {
   /// Waits for the next value a handler hears.

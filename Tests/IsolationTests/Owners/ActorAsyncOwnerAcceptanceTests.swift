@@ -3,7 +3,7 @@ import ObservableKit
 import Testing
 import TestSupport
 
-// Acceptance checks of issue 20, written as users write code: an actor owning an async
+// Acceptance checks, written as users write code: an actor owning an async
 // subscription, and owners of async subscriptions that go.
 
 private actor Library {
@@ -33,7 +33,7 @@ private actor Library {
   }
 }
 
-@Suite("QA acceptance: an actor owning an async subscription (issue 20)")
+@Suite("QA acceptance: an actor owning an async subscription")
 struct QAActorAsyncOwnerAcceptanceTests {
   @Test func serialAsyncHandlerIsolatedToTheActorInOrderAndEndsWithIt() async {
     let tracker = LifetimeTracker()
@@ -52,7 +52,7 @@ struct QAActorAsyncOwnerAcceptanceTests {
   }
 }
 
-@Suite("QA acceptance: owners of async subscriptions end them at the next value (issue 20)")
+@Suite("QA acceptance: owners of async subscriptions end them at the next value")
 @MainActor
 struct QAAsyncOwnerGoneAcceptanceTests {
   @MainActor final class ViewModel {

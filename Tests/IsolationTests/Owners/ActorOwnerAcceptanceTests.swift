@@ -3,7 +3,7 @@ import ObservableKit
 import Testing
 import TestSupport
 
-// Acceptance checks of issue 20, written as users write code: actors own subscriptions.
+// Acceptance checks, written as users write code: actors own subscriptions.
 
 /// An actor that owns subscriptions made in its init, and can be waited on.
 private actor Counter {
@@ -43,7 +43,7 @@ private actor Counter {
   }
 }
 
-@Suite("QA acceptance: actors own subscriptions (issue 20)")
+@Suite("QA acceptance: actors own subscriptions")
 struct QAActorOwnerAcceptanceTests {
   @Test(arguments: ["event", "property", "hub"])
   func actorInitSubscriptionDeliversInOrderAndEndsWithTheActor(source: String) async {

@@ -3,7 +3,7 @@ import ObservableKit
 import Testing
 import TestSupport
 
-// Acceptance checks of issue 18, written as users write code: owners keep nothing alive
+// Acceptance checks, written as users write code: owners keep nothing alive
 // that they should not.
 
 /// A long-lived owner, as a view controller or an app model is.
@@ -15,7 +15,7 @@ private final class Payload: Sendable {
   init(_ tracked: Tracked) { self.tracked = tracked }
 }
 
-@Suite("QA acceptance: owner records (issue 18)")
+@Suite("QA acceptance: owner records")
 struct QAOwnerRecordAcceptanceTests {
   @Test func disposedOwnerBoundObservationReleasesThePropertysValue() {
     let tracker = LifetimeTracker()

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// Values that wait for the main actor hold an owner-bound subscription's owner weakly: a
-/// released owner deallocates at once, and nothing is delivered to it afterwards (issue 19).
+/// released owner deallocates at once, and nothing is delivered to it afterwards.
 @Suite("Owners while values wait")
 @MainActor
 struct OwnerWhileQueuedTests {

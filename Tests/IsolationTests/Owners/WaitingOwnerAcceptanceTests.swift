@@ -3,7 +3,7 @@ import ObservableKit
 import Testing
 import TestSupport
 
-// Acceptance checks of issue 19, written as users write code: values that wait for the main
+// Acceptance checks, written as users write code: values that wait for the main
 // actor hold their owners weakly.
 
 /// A main-actor owner whose deinit a test can see.
@@ -34,7 +34,7 @@ private func qaOnAnotherThread(_ body: @escaping @Sendable () -> Void) {
   done.wait()
 }
 
-@Suite("QA acceptance: waiting values hold owners weakly (issue 19)")
+@Suite("QA acceptance: waiting values hold owners weakly")
 @MainActor
 struct QAWaitingOwnerAcceptanceTests {
   @Test func sharedEventOwnerReleasedWhileValuesWaitIsNeverCalled() async {

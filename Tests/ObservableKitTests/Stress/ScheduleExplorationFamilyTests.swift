@@ -5,7 +5,7 @@ import TestSupport
 @testable import ObservableKit
 
 /// Every interleaving of the lock windows that the shared owner-bound deliveries, the release
-/// of a source under a drain and the release of a hub add (issue 19), with the contract
+/// of a source under a drain and the release of a hub add, with the contract
 /// checked after each schedule. See `ScheduleExplorationTests` for the explorer.
 @Suite("Schedule exploration: hubs and the shared family")
 struct ScheduleExplorationFamilyTests {
