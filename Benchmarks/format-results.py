@@ -234,7 +234,7 @@ def main():
             flatness[contender] = runs.ratios(large, contender, contender, field="time", scenario2=small)
             print(f"- {contender}: {fmt_ratios(flatness[contender], bold=False)}")
 
-    # The issue's targets, judged on the median ratios.
+    # The performance targets, judged on the median ratios.
     checks = []
 
     def check(label, ratios, limit):
@@ -276,7 +276,7 @@ def main():
         check(f"{scenario.split(' ', 1)[1]}: wrapped ≤ 1.05× stored (time)",
               runs.ratios(scenario, "ObservableKit", "StoredProperty"), 1.05)
 
-    # Issue 22: lean property subscriptions, the hub post, and notify and set at the limit.
+    # Lean property subscriptions, the hub post, and notify and set at the limit.
     check("property churn (observe with replay + dispose, 10 obs) ≤ 1.50× baseline",
           runs.ratios("S3p property churn observe+dispose with 10 obs", "ObservableKit", "Baseline"), 1.5)
     for scenario in ("S8p Property memory per live subscription", "S8ps SharedProperty memory per live subscription"):
