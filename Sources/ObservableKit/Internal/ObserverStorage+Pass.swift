@@ -1,6 +1,6 @@
-/// The storage's passes: the engine's one pass (`RegistrationBag+Pass.swift`, where its
+/// The storage's passes: the engine's one pass (`ObserverListLock+Pass.swift`, where its
 /// invariant is stated) over the storage's handlers, for an event's notification and a
-/// property's delivery.
+/// property's set.
 extension ObserverStorage {
   /// What a pass starts from: the entries, the epoch they belong to, and the first id the
   /// pass must not reach (registrations made after the pass began).
@@ -15,8 +15,8 @@ extension ObserverStorage {
   }
 
   /// Hands every live handler to `body` now, on this thread, in registration order, over a
-  /// snapshot taken now. It queues nothing itself: an event's notification (`deliver`, run
-  /// inside the pass frame of `ObserverStorage+Frame.swift`) is its one caller, and the
+  /// snapshot taken now. It queues nothing itself: an event's notification (`runPass(with:)`, run
+  /// inside the pass frame of `ObserverStorage+Notify.swift`) is its one caller, and the
   /// frame queues the notifications made from inside a pass.
   @inlinable
   func forEachHandler(_ body: (Handler) -> Void) {
@@ -29,7 +29,7 @@ extension ObserverStorage {
   /// takes a fresh one and resumes at the first handler it had not reached, never reaching
   /// handlers registered after the pass began.
   ///
-  /// Always inlined, with the pass, into the property's delivery: left to the inliner since
+  /// Always inlined, with the pass, into the property's set: left to the inliner since
   /// the pass became the bag's, it stayed a call, and `body` a closure called through
   /// (count-instructions.sh, S2 property set, 10 observers: 168 instructions per call
   /// against 150 inlined, 149 before).
@@ -42,7 +42,7 @@ extension ObserverStorage {
   /// before the pass became the bag's: `notify` and the frame's drain share one copy of the
   /// loop (the counts of S1 in count-instructions.sh were measured so).
   @inlinable @inline(never)
-  func deliver(_ value: Value) {
+  func runPass(with value: Value) {
     forEachHandler { $0(value) }
   }
 }

@@ -1,39 +1,22 @@
-// A map of ObservableKit, for maintainers. The engine is this folder, `Internal/`:
-//   RegistrationBag        the ordered registration bag of both engines: order, id search,
-//                          tombstones, compaction
-//   RegistrationBag+Pass   the one pass: a snapshot, resumed if a removal ends a registration
-//   ObserverStorage        the engine behind every source: a bag of handlers; add, remove, count
-//   ObserverStorage+Pass   the storage's passes over its handlers
-//   ObserverStorage+Frame  notify, and the pass frame's queue for re-entrant notifications
-//   PassFrame              the thread-local pass frame and modify marker
-//   ObserverListLock       the bag's lock word (with the epoch, and a property's turn bits)
-//   Locked                 a mutex that owns its state, for everything else
-//   Subscription           the disposable a registration returns
+// The engine: this folder, `Internal/`. The map of the whole package (engine and features,
+// with their dependency arrows, and where a change goes) is in CONTRIBUTING.md, "The map".
+//   RegistrationBag          the ordered registration bag of both engines: order, id
+//                            search, tombstones, compaction
+//   ObserverListLock+Pass    the one pass: a snapshot, resumed if a removal ends a
+//                            registration
+//   ObserverStorage          the engine behind every source: a bag of handlers; add, remove,
+//                            count
+//   ObserverStorage+Pass     the storage's passes over its handlers
+//   ObserverStorage+Notify   notify, and the pass frame's queue for re-entrant notifications
+//   PassFrame                the thread-local pass frame and modify marker
+//   ObserverListLock         the bag's lock word (with the epoch, and a property's turn bits)
+//   Locked                   a mutex that owns its state, for everything else
+//   Subscription             the disposable a registration returns
 //   WeakReference, SchedulePoint   a weak reference that crosses threads; test hooks
-// Features, each a folder with its public types and its own machinery:
-//   Events/       ObservableEvent, ReadOnlyEvent, EventSource (what every confined source gets)
-//   Properties/   Property, @Property, ReadOnlyProperty, PropertySource; the property's turn
-//                 (one thread delivers at a time), modify, subscribe, PropertyModel
-//   Shared/       the Sendable family: SharedEvent, SharedProperty, SharedEventSource
-//   Disposables/  Disposable, DisposeBag, DisposableSlot
-//   Owners/       OwnerBinding (the one owner-bound helper), OwnerLifetime, actors as owners
-//   Delivery/     asynchronous delivery (queue, main actor, actor): mailbox and buffer.
-//                 With Hub's `+Queue` files, the only code that imports Dispatch.
-//   Async/        values as an AsyncSequence, async handlers
-//   Operators/    map, filter, take, compositions (combineLatest, merge, scan...)
-//   Time/         debounce, throttle, delay, timeout on a Clock
-//   Hub/          HubMessage, EventHub, SharedEventHub, the channel table
-//   Observers/    WeakObserverList, WeakObserverTable: weak multicast lists of objects, on
-//                 the engine's bag and pass
-//   Observation/  Observation support; ReadOnlyProperty(tracking:)
-//   Debugging/    descriptions, diagnostics, where each subscription was made
-// Where a change goes: a new operator goes to Operators/ (both families) or Time/; a new
-// delivery target to Delivery/; a change of order, re-entrancy or locking to Internal/,
-// and first to the Contracts article, whose sentences the tests pin.
 
 /// The observer list behind every event and property: registration, removal and counting.
 /// The handlers, their order and compaction are a `RegistrationBag`, passes in
-/// `ObserverStorage+Pass.swift`, the pass frame in `ObserverStorage+Frame.swift`,
+/// `ObserverStorage+Pass.swift`, the pass frame in `ObserverStorage+Notify.swift`,
 /// and the property's turn with the property.
 ///
 /// Invariants:

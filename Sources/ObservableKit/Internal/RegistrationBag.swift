@@ -18,7 +18,7 @@ package protocol BagEntry {
 /// The ordered registration bag of both engines: `ObserverStorage` keeps a handler per
 /// registration in one, a weak observer list a weak reference per observer (one bag per
 /// list). It holds the order, the id search, the tombstones and their compaction; its owner
-/// holds the lock, hands out the ids and runs passes over it (`RegistrationBag+Pass.swift`).
+/// holds the lock, hands out the ids and runs passes over it (`ObserverListLock+Pass.swift`).
 ///
 /// Invariants (the owner's lock guards the bag):
 /// - Entries are sorted by id. The owner hands out ids in increasing order from one counter

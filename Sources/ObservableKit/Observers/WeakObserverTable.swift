@@ -1,6 +1,6 @@
 // The state and the lock behind `WeakObserverList` and `KeyedWeakObserverList`, on the
 // engine's registration bag: each list is a `RegistrationBag` of weak references, visited by
-// the engine's one pass (`Internal/RegistrationBag+Pass.swift`). This file adds what is
+// the engine's one pass (`Internal/ObserverListLock+Pass.swift`). This file adds what is
 // particular to observers held weakly: each identity once per list, the members of a keyed
 // table, and the pruning of dead observers.
 //
@@ -280,7 +280,7 @@ struct WeakObserverTable<Key: Hashable> {
   }
 
   /// Calls `body` with each live observer of `list`, in registration order, now: the
-  /// engine's pass (see `RegistrationBag+Pass.swift`) over the list's bag, which it shares,
+  /// engine's pass (see `ObserverListLock+Pass.swift`) over the list's bag, which it shares,
   /// not copies. Registrations made during the visit are not reached, nor those removed
   /// before their turn. Always inlined into the visits, as the inliner did with the pass
   /// this table had of its own. Measured with count-instructions.sh, S6 withObservers: 611

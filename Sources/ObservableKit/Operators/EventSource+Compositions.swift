@@ -240,7 +240,7 @@ final class LatestValue<Value> {
 extension LatestValue: @unchecked Sendable where Value: Sendable {}
 
 /// The state behind `combineLatest` over a collection: the latest value of each property and
-/// a version that orders the arrays delivered (see ``SubscriberMailbox``).
+/// a version that orders the arrays delivered (see ``NewestValueGate``).
 ///
 /// Each property is observed with its replay, so no set can fall between reading a value and
 /// subscribing. The first complete array is made of the replays (and of any set that raced
@@ -277,7 +277,7 @@ final class LatestValues<Value> {
   }
 
   /// Observes each property through `subscriptions` (which replay), in order, and delivers
-  /// the arrays to `handler` through one mailbox; `skippingReplay` leaves out the first.
+  /// the arrays to `handler` through one newest-value gate; `skippingReplay` leaves out the first.
   static func observe(
     _ subscriptions: [(@escaping (Value) -> Void) -> any Disposable],
     skippingReplay: Bool = false,
@@ -288,12 +288,12 @@ final class LatestValues<Value> {
       return CompositeDisposable([])
     }
     let latest = LatestValues(count: subscriptions.count, skippingReplay: skippingReplay)
-    let mailbox = SubscriberMailbox<[Value]>()
+    let gate = NewestValueGate<[Value]>()
     return CompositeDisposable(subscriptions.enumerated().map { index, subscribe in
       subscribe { value in
         let (values, version, replaced) = latest.update(index, to: value)
         withExtendedLifetime(replaced) {
-          if let values { mailbox.deliver(values, version: version, to: handler) }
+          if let values { gate.offer(values, version: version, to: handler) }
         }
       }
     })

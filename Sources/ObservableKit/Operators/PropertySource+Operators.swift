@@ -62,7 +62,7 @@ extension PropertySource where Value: Equatable {
   }
 }
 
-/// The subscription behind `combineLatest`: the latest value of each side, and a mailbox
+/// The subscription behind `combineLatest`: the latest value of each side, and a newest-value gate
 /// that serializes and orders the pairs it delivers.
 private enum Combination {
   private struct Latest<First, Second> {
@@ -102,9 +102,9 @@ private enum Combination {
     _ handler: @escaping ((A.Value, B.Value)) -> Void
   ) -> any Disposable {
     let latest = Locked(Latest<A.Value, B.Value>())
-    let mailbox = SubscriberMailbox<(A.Value, B.Value)>()
+    let gate = NewestValueGate<(A.Value, B.Value)>()
     let deliver: ((A.Value, B.Value)?, UInt64) -> Void = { pair, version in
-      if let pair { mailbox.deliver(pair, version: version, to: handler) }
+      if let pair { gate.offer(pair, version: version, to: handler) }
     }
     let onFirst: (A.Value) -> Void = { value in
       let (pair, version, replaced) = latest.withLock { $0.update(first: value) }

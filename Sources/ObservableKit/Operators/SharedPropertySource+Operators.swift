@@ -110,12 +110,12 @@ extension LatestValues where Value: Sendable {
       return CompositeDisposable([])
     }
     let latest = LatestValues(count: subscriptions.count, skippingReplay: skippingReplay)
-    let mailbox = SubscriberMailbox<[Value]>()
+    let gate = NewestValueGate<[Value]>()
     return CompositeDisposable(subscriptions.enumerated().map { index, subscribe in
       subscribe { value in
         let (values, version, replaced) = latest.update(index, to: value)
         withExtendedLifetime(replaced) {
-          if let values { mailbox.deliver(values, version: version, to: handler) }
+          if let values { gate.offer(values, version: version, to: handler) }
         }
       }
     })
@@ -123,7 +123,7 @@ extension LatestValues where Value: Sendable {
 }
 
 /// The state behind the shared family's two-way `combineLatest`: the latest value of each
-/// side and a version that orders the pairs (see ``SubscriberMailbox``). As for
+/// side and a version that orders the pairs (see ``NewestValueGate``). As for
 /// ``LatestValues``, both sides are observed with their replay; `observeChanges` skips the
 /// first complete pair, which is made of the replays.
 struct LatestPair<First, Second> {
@@ -168,9 +168,9 @@ enum SharedCombination {
     _ handler: @escaping @Sendable ((A.Value, B.Value)) -> Void
   ) -> any Disposable {
     let latest = Locked(LatestPair<A.Value, B.Value>(skipsFirstPair: skippingReplay))
-    let mailbox = SubscriberMailbox<(A.Value, B.Value)>()
+    let gate = NewestValueGate<(A.Value, B.Value)>()
     let deliver: @Sendable ((A.Value, B.Value)?, UInt64) -> Void = { pair, version in
-      if let pair { mailbox.deliver(pair, version: version, to: handler) }
+      if let pair { gate.offer(pair, version: version, to: handler) }
     }
     let onFirst: @Sendable (A.Value) -> Void = { value in
       let (pair, version, replaced) = latest.withLock { $0.update(first: value) }

@@ -3,11 +3,11 @@
 ///
 /// A call for version `v` runs only if `v` is newer than every version this subscriber has
 /// been called with. If the subscriber is being called on another thread at that moment,
-/// the value is left in the mailbox instead, and that thread delivers the newest value left
+/// the value is left in the gate instead, and that thread passes on the newest value left
 /// there as soon as its call returns. So one subscriber's calls never overlap, never go back
 /// in time, and end on the newest value, and no lock is held while the handler runs.
 @usableFromInline
-struct SubscriberMailbox<Value> {
+struct NewestValueGate<Value> {
   @usableFromInline
   struct State {
     @usableFromInline var lastVersion: UInt64 = 0
@@ -31,7 +31,7 @@ struct SubscriberMailbox<Value> {
   }
 
   @inlinable
-  func deliver(_ value: Value, version: UInt64, to handler: (Value) -> Void) {
+  func offer(_ value: Value, version: UInt64, to handler: (Value) -> Void) {
     let start = state.withLock { state -> Start in
       guard version > state.lastVersion, version > state.pending?.version ?? 0 else { return .skip }
       if state.isCalling {
@@ -60,7 +60,7 @@ struct SubscriberMailbox<Value> {
   }
 }
 
-// Checked conformances: a mailbox of Sendable values may serve a @Sendable handler (the
+// Checked conformances: a gate of Sendable values may serve a @Sendable handler (the
 // shared family's combineLatest).
-extension SubscriberMailbox.State: Sendable where Value: Sendable {}
-extension SubscriberMailbox: Sendable where Value: Sendable {}
+extension NewestValueGate.State: Sendable where Value: Sendable {}
+extension NewestValueGate: Sendable where Value: Sendable {}

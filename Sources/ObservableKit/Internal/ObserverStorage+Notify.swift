@@ -22,7 +22,7 @@ extension ObserverStorage {
       Self.enqueue(value, in: queue)
       return
     }
-    withNewPassFrame { deliver(value) }
+    withNewPassFrame { runPass(with: value) }
   }
 
   /// Queues `value` behind the pass in progress on this thread, whose queue
@@ -46,7 +46,7 @@ extension ObserverStorage {
         while let pending = queue.pointee, next < pending.count {
           let value = pending[next]
           next += 1
-          deliver(value)
+          runPass(with: value)
         }
       }
     }
