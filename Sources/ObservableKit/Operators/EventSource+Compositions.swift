@@ -3,6 +3,16 @@
 // it keeps (an accumulator, the last value) belongs to one subscription.
 
 extension EventSource {
+  /// Delivers the values of this source and of `others`, as each arrives.
+  ///
+  /// Disposing the subscription ends the subscriptions to every source.
+  public func merge<Other: EventSource>(with others: Other...) -> ReadOnlyEvent<Value> where Other.Value == Value {
+    let sources = [ReadOnlyEvent(self)] + others.map { ReadOnlyEvent($0) }
+    return ReadOnlyEvent { handler in
+      CompositeDisposable(sources.map { $0.observe(handler) })
+    }
+  }
+
   /// Delivers a running result: `nextPartialResult` folds each value into the result
   /// delivered before it, starting from `initialResult`.
   ///

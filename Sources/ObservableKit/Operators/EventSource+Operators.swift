@@ -60,16 +60,6 @@ extension EventSource {
   public func once() -> ReadOnlyEvent<Value> {
     take(1)
   }
-
-  /// Delivers the values of this source and of `others`, as each arrives.
-  ///
-  /// Disposing the subscription ends the subscriptions to every source.
-  public func merge<Other: EventSource>(with others: Other...) -> ReadOnlyEvent<Value> where Other.Value == Value {
-    let sources = [ReadOnlyEvent(self)] + others.map { ReadOnlyEvent($0) }
-    return ReadOnlyEvent { handler in
-      CompositeDisposable(sources.map { $0.observe(handler) })
-    }
-  }
 }
 
 extension EventSource where Value: Equatable {

@@ -1,24 +1,9 @@
-// The shared family at parity with the confined one: the same spellings and rules as
-// EventSource+Operators.swift and EventSource+Compositions.swift. Operator closures are
-// @Sendable and run on the notifying thread with no lock held; the handler at the end of the
-// chain keeps the isolation of the code that registers it (see SharedEventSource.observe).
+// The shared family's compositions, at parity with EventSource+Compositions.swift: the same
+// spellings and rules. Operator closures are @Sendable and run on the notifying thread with
+// no lock held; the handler at the end of the chain keeps the isolation of the code that
+// registers it (see SharedEventSource.observe).
 
 extension SharedEventSource {
-  /// Skips the first `count` values of each subscription; see ``EventSource/skip(_:)``.
-  public func skip(_ count: Int) -> SharedReadOnlyEvent<Value> {
-    precondition(count >= 0, "skip(_:) needs a count of zero or more")
-    return SharedReadOnlyEvent { handler in
-      let seen = Locked(0)
-      return observeNonisolated { value in
-        let index = seen.withLock { seen in
-          defer { seen += 1 }
-          return seen
-        }
-        if index >= count { handler(value) }
-      }
-    }
-  }
-
   /// Delivers the values of this source and of `others`, as each arrives; disposing the
   /// subscription ends the subscriptions to every source. See ``EventSource/merge(with:)``.
   public func merge<Other: SharedEventSource>(with others: Other...) -> SharedReadOnlyEvent<Value>

@@ -50,6 +50,21 @@ extension SharedEventSource {
   public func once() -> SharedReadOnlyEvent<Value> {
     take(1)
   }
+
+  /// Skips the first `count` values of each subscription; see ``EventSource/skip(_:)``.
+  public func skip(_ count: Int) -> SharedReadOnlyEvent<Value> {
+    precondition(count >= 0, "skip(_:) needs a count of zero or more")
+    return SharedReadOnlyEvent { handler in
+      let seen = Locked(0)
+      return observeNonisolated { value in
+        let index = seen.withLock { seen in
+          defer { seen += 1 }
+          return seen
+        }
+        if index >= count { handler(value) }
+      }
+    }
+  }
 }
 
 extension SharedEventSource where Value: Equatable {
