@@ -41,8 +41,8 @@ extension PropertySource {
   ) -> ReadOnlyProperty<(Value, Other.Value)> {
     ReadOnlyProperty(
       value: { (value, other.value) },
-      observe: { handler in Combination.observe(self, other, replaying: true, handler) },
-      observeChanges: { handler in Combination.observe(self, other, replaying: false, handler) }
+      observe: { handler in Combination.observe(self, other, skippingReplay: false, handler) },
+      observeChanges: { handler in Combination.observe(self, other, skippingReplay: true, handler) }
     )
   }
 
@@ -59,70 +59,5 @@ extension PropertySource where Value: Equatable {
   /// A read-only property that skips a value equal to the last one delivered.
   public func removeDuplicates() -> ReadOnlyProperty<Value> {
     removeDuplicates(by: ==)
-  }
-}
-
-/// The subscription behind `combineLatest`: the latest value of each side, and a newest-value gate
-/// that serializes and orders the pairs it delivers.
-private enum Combination {
-  private struct Latest<First, Second> {
-    var first: First?
-    var second: Second?
-    var version: UInt64 = 0
-
-    /// Stores one side and returns the pair to deliver, if both sides are known, with the
-    /// replaced value so that it is released outside the lock.
-    mutating func update(first newValue: First) -> (pair: (First, Second)?, version: UInt64, replaced: First?) {
-      let replaced = first
-      first = newValue
-      return (pair(), bump(), replaced)
-    }
-
-    mutating func update(second newValue: Second) -> (pair: (First, Second)?, version: UInt64, replaced: Second?) {
-      let replaced = second
-      second = newValue
-      return (pair(), bump(), replaced)
-    }
-
-    private func pair() -> (First, Second)? {
-      guard let first, let second else { return nil }
-      return (first, second)
-    }
-
-    private mutating func bump() -> UInt64 {
-      version += 1
-      return version
-    }
-  }
-
-  static func observe<A: PropertySource, B: PropertySource>(
-    _ a: A,
-    _ b: B,
-    replaying: Bool,
-    _ handler: @escaping ((A.Value, B.Value)) -> Void
-  ) -> any Disposable {
-    let latest = Locked(Latest<A.Value, B.Value>())
-    let gate = NewestValueGate<(A.Value, B.Value)>()
-    let deliver: ((A.Value, B.Value)?, UInt64) -> Void = { pair, version in
-      if let pair { gate.offer(pair, version: version, to: handler) }
-    }
-    let onFirst: (A.Value) -> Void = { value in
-      let (pair, version, replaced) = latest.withLock { $0.update(first: value) }
-      withExtendedLifetime(replaced) { deliver(pair, version) }
-    }
-    let onSecond: (B.Value) -> Void = { value in
-      let (pair, version, replaced) = latest.withLock { $0.update(second: value) }
-      withExtendedLifetime(replaced) { deliver(pair, version) }
-    }
-    if replaying {
-      return CompositeDisposable([a.observe(onFirst), b.observe(onSecond)])
-    }
-    // Read outside the lock: a derived property's value runs user code.
-    let (first, second) = (a.value, b.value)
-    latest.withLock { latest in
-      latest.first = first
-      latest.second = second
-    }
-    return CompositeDisposable([a.observeChanges(onFirst), b.observeChanges(onSecond)])
   }
 }
