@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
-# Regenerates the README's performance tables from one run of the suite at the current commit:
+# Regenerates the benchmark tables from one run of the suite at the current commit: the full
+# dashboard in Benchmarks/README.md, and the README's short table of headline ratios:
 #
 #   bash Benchmarks/update-readme.sh             # the suite once, then the instruction counts
 #   RUNS=3 bash Benchmarks/update-readme.sh      # three runs: medians with their ranges
 #
 # It runs `run.sh` (every benchmark row there is, whoever added it) and
-# `count-instructions.sh` (every row of its table), then rewrites the README between the
-# markers `<!-- benchmark-results:begin -->` and `<!-- benchmark-results:end -->`: the line
-# naming the commit, the machine and the load, the time and memory table, the targets, and
-# the instruction table. Nothing else in the README changes. Commit the README alone right
-# after, so the commit that states the table holds the code it measured.
+# `count-instructions.sh` (every row of its table), then rewrites Benchmarks/README.md between
+# the markers `<!-- benchmark-results:begin -->` and `<!-- benchmark-results:end -->`: the
+# line naming the commit, the machine and the load, the time and memory table, the targets,
+# and the instruction table; and README.md between `<!-- benchmark-headline:begin -->` and
+# `<!-- benchmark-headline:end -->`: the headline rows (Tools/headline.py names them). Nothing
+# else changes. Commit the two READMEs alone right after, so the commit that states the
+# tables holds the code it measured.
 #
 # It refuses to run when Sources/, Benchmarks/ or Package.swift have uncommitted changes: the
 # table would name a commit that is not what ran. ALLOW_DIRTY=1 runs anyway (for a trial;
@@ -53,15 +56,20 @@ load_after=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo "?")
   cat "$work/counts.md"
 } >"$work/section.md"
 
-python3 - README.md "$work/section.md" <<'PY'
+python3 Benchmarks/Tools/headline.py "$work/section.md" "$commit" >"$work/headline.md"
+
+replace() {  # FILE BEGIN END CONTENT_FILE
+  python3 - "$@" <<'PY'
 import sys
-readme, section = sys.argv[1], open(sys.argv[2]).read().rstrip("\n")
-begin, end = "<!-- benchmark-results:begin -->", "<!-- benchmark-results:end -->"
-text = open(readme).read()
+path, begin, end, content = sys.argv[1], sys.argv[2], sys.argv[3], open(sys.argv[4]).read().rstrip("\n")
+text = open(path).read()
 if text.count(begin) != 1 or text.count(end) != 1 or text.index(begin) > text.index(end):
-    sys.exit(f"error: README.md needs one {begin} … {end} pair")
+    sys.exit(f"error: {path} needs one {begin} … {end} pair")
 head, rest = text.split(begin)
 _, tail = rest.split(end)
-open(readme, "w").write(f"{head}{begin}\n{section}\n{end}{tail}")
+open(path, "w").write(f"{head}{begin}\n{content}\n{end}{tail}")
 PY
-echo "README.md updated from $state $commit; review and commit it." >&2
+}
+replace Benchmarks/README.md "<!-- benchmark-results:begin -->" "<!-- benchmark-results:end -->" "$work/section.md"
+replace README.md "<!-- benchmark-headline:begin -->" "<!-- benchmark-headline:end -->" "$work/headline.md"
+echo "Benchmarks/README.md and README.md updated from $state $commit; review and commit them." >&2
