@@ -69,9 +69,18 @@ public final class SharedProperty<T: Sendable>: SharedPropertySource, @unchecked
 
   /// Registers `handler` for every value set from now on, without the replay, as
   /// ``observeNonisolated(_:)`` does.
-  @inlinable
+  @inlinable @_disfavoredOverload
   public func observeChangesNonisolated(_ handler: @escaping @Sendable (T) -> Void) -> any Disposable {
     property.observeChanges(handler)
+  }
+
+  /// Registers `handler` as ``observeChangesNonisolated(_:)`` does; in a debug build inside
+  /// ObservableKitTesting's `withLeakCheck`, the subscription is named by `fileID:line`.
+  @inlinable
+  public func observeChangesNonisolated(
+    _ handler: @escaping @Sendable (T) -> Void, fileID: StaticString = #fileID, line: UInt = #line
+  ) -> any Disposable {
+    property.observeChanges(handler, fileID: fileID, line: line)
   }
 
   /// Calls `block` with the new and the old value each time the property is set, for as

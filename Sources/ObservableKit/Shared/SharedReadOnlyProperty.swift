@@ -48,13 +48,41 @@ public struct SharedReadOnlyProperty<Value: Sendable>: SharedPropertySource {
 
   /// Registers `handler` with the upstream property: the current value at once, then every
   /// change, on the notifying thread; see ``SharedProperty/observeNonisolated(_:)``.
+  @_disfavoredOverload
   public func observeNonisolated(_ handler: @escaping @Sendable (Value) -> Void) -> any Disposable {
     subscribe(handler)
   }
 
+  /// Registers `handler` as ``observeNonisolated(_:)`` does;
+  /// in a debug build inside ObservableKitTesting's `withLeakCheck`, the subscription is
+  /// named by `fileID:line`, the call site.
+  public func observeNonisolated(
+    _ handler: @escaping @Sendable (Value) -> Void, fileID: StaticString = #fileID, line: UInt = #line
+  ) -> any Disposable {
+    let subscription = subscribe(handler)
+    #if DEBUG
+    SubscriptionSites.made(subscription, fileID, line)
+    #endif
+    return subscription
+  }
+
   /// Registers `handler` for every change from now on, without the current value.
+  @_disfavoredOverload
   public func observeChangesNonisolated(_ handler: @escaping @Sendable (Value) -> Void) -> any Disposable {
     subscribeToChanges(handler)
+  }
+
+  /// Registers `handler` as ``observeChangesNonisolated(_:)`` does;
+  /// in a debug build inside ObservableKitTesting's `withLeakCheck`, the subscription is
+  /// named by `fileID:line`, the call site.
+  public func observeChangesNonisolated(
+    _ handler: @escaping @Sendable (Value) -> Void, fileID: StaticString = #fileID, line: UInt = #line
+  ) -> any Disposable {
+    let subscription = subscribeToChanges(handler)
+    #if DEBUG
+    SubscriptionSites.made(subscription, fileID, line)
+    #endif
+    return subscription
   }
 }
 
