@@ -17,6 +17,10 @@ extension ReadOnlyProperty {
   /// viewModel.fullName.observe { label.text = $0 }.disposed(by: bag)
   /// ```
   ///
+  /// To track the object that keeps the property (a view model tracking itself), use
+  /// ``init(isolation:tracking:_:)``, `ReadOnlyProperty(tracking: self) { $0.query }`: it
+  /// holds the owner weakly, where `{ self.query }` here would be a retain cycle.
+  ///
   /// It has everything a ``ReadOnlyProperty`` has: ``value``, replay on ``observe(_:)``,
   /// ``observeChanges(_:)``, the operators, owners and `values`.
   ///
