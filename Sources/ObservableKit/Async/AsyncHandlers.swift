@@ -96,6 +96,31 @@ extension SharedEventHub {
   ) -> any Disposable {
     events(message, from: sender).observe(with: owner, policy: policy, handler)
   }
+
+  /// Registers an async `handler` for every later post of `message`, for as long as the
+  /// actor `owner` is alive, running it isolated to `owner`, one call at a time under
+  /// `policy`; see the actor-owner `observe(with:policy:_:)` of `SharedEventSource`.
+  ///
+  /// ```swift
+  /// actor Inbox {
+  ///   var received: [String] = []
+  ///   func start(hub: SharedEventHub) {
+  ///     hub.observe(.message, with: self, policy: .serial) { inbox, text async in
+  ///       inbox.received.append(text)   // isolated to the actor
+  ///     }
+  ///   }
+  /// }
+  /// ```
+  @discardableResult
+  public func observe<Payload: Sendable, Owner: Actor>(
+    _ message: HubMessage<Payload>,
+    from sender: (any AnyObject & Sendable)? = nil,
+    with owner: Owner,
+    policy: AsyncHandlerPolicy,
+    _ handler: @escaping @Sendable (isolated Owner, Payload) async -> Void
+  ) -> any Disposable {
+    events(message, from: sender).observe(with: owner, policy: policy, handler)
+  }
 }
 
 /// Runs an async call per value, one task at a time, under a policy.
