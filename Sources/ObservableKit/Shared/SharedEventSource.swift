@@ -2,7 +2,7 @@
 /// ``SharedEvent``, ``SharedProperty`` and their read-only views and operator chains.
 ///
 /// Its one requirement is the nonisolated registration. Everything else is defined once, on
-/// top of it: ``observe(_:)``, whose handler keeps the caller's isolation, owner-bound
+/// top of it: ``observe(_:fileID:line:)``, whose handler keeps the caller's isolation, owner-bound
 /// observation, queue and main-actor delivery, ``values``, and the operators.
 ///
 /// See ``SharedEvent`` for where and when each kind of handler runs.

@@ -11,7 +11,7 @@
 /// It holds no state of its own: ``value`` reads through to the upstream property (a
 /// derived value is computed again on each read, on the reading thread), and observing it
 /// observes the upstream property, so each handler follows the rules of ``SharedProperty``
-/// (see ``SharedEventSource/observe(_:)``). Disposing the subscription releases the chain.
+/// (see ``SharedEventSource/observe(_:fileID:line:)``). Disposing the subscription releases the chain.
 public struct SharedReadOnlyProperty<Value: Sendable>: SharedPropertySource {
   private let read: @Sendable () -> Value
   private let subscribe: @Sendable (@escaping @Sendable (Value) -> Void) -> any Disposable
