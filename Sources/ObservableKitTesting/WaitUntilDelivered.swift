@@ -25,7 +25,8 @@ import ObservableKit
 ///   start new work that it does not wait for.
 /// - Deliveries through a queue or the main actor are waited for with a recorder's
 ///   `waitUntilIdle` (`record(on:)`); synchronous handlers have run when `notifyObservers`
-///   returns.
+///   returns. A plain `observe` whose handler keeps the isolation of an actor other than
+///   the main actor is not counted: observe with the actor as owner instead.
 /// - It needs a debug build of ObservableKit, where deliveries are counted; in a release
 ///   build it throws ``DeliveryTimeout`` at once, saying so, rather than wait for nothing.
 @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
