@@ -136,7 +136,7 @@ struct RecorderShortTimeoutTests {
   @Test func aZeroTimeoutThrowsEveryTime() async {
     let rounds = 5_000
     let tasks = 4
-    let outcome = await finishing(within: 30) { () -> (values: Int, idle: Int) in
+    let outcome = await finishing(within: 240) { () -> (values: Int, idle: Int) in
       let event = SharedEvent<Int>()
       let queue = DispatchQueue(label: "zero.timeout")
       let recorder = event.record(on: queue)
