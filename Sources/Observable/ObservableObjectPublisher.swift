@@ -30,10 +30,15 @@ public final class ObservableObjectPublisher: Sendable {
 
   /// Registers `handler` to be called by every later ``send()``.
   ///
+  /// In a debug build inside ObservableKitTesting's `withLeakCheck`, the subscription is
+  /// named by `fileID:line`, the caller's line (never a line of this module).
+  ///
   /// - Returns: A disposable that ends the registration. Dropping it does not end it; the
   ///   registration lives as long as the publisher.
-  public func observe(_ handler: @escaping @Sendable () -> Void) -> any Disposable {
-    event.observeNonisolated { handler() }
+  public func observe(
+    _ handler: @escaping @Sendable () -> Void, fileID: StaticString = #fileID, line: UInt = #line
+  ) -> any Disposable {
+    event.observeNonisolated({ handler() }, fileID: fileID, line: line)
   }
 }
 #endif

@@ -171,23 +171,33 @@ public final class EventRecorder<Value> {
       defer { progress.nextID += 1 }
       return progress.nextID
     }
-    let watchdog = Task {
-      try await ContinuousClock().sleep(for: timeout)
-      let waiter = progress.withLock { $0.waiters.removeValue(forKey: id) }
-      let count = progress.withLock { $0.count }
-      waiter?.continuation.resume(
-        throwing: RecorderTimeout(
-          expected: target, delivered: count, timeout: timeout, waitSite: waitSite, recordSite: site)
-      )
-    }
-    defer { watchdog.cancel() }
+    // The watchdog starts only once the waiter is registered (or the wait is already
+    // satisfied), so that it always finds the waiter it is to time out: a watchdog started
+    // before the registration could finish first, find nothing, and leave the wait to hang
+    // until a value came. After its sleep it checks again, under the lock, whether the
+    // waiter is still there: a value that satisfied it in between resumed it already.
+    let watchdog = Locked<Task<Void, Never>?>(nil)
+    defer { watchdog.withLock { $0?.cancel() } }
     try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
       let ready = progress.withLock { progress -> Bool in
         if progress.count >= target { return true }
         progress.waiters[id] = Waiter(count: target, continuation: continuation)
         return false
       }
-      if ready { continuation.resume() }
+      if ready {
+        continuation.resume()
+        return
+      }
+      let task = Task {
+        // A cancelled sleep (the wait ended) leaves the waiter alone: it is gone already.
+        do { try await ContinuousClock().sleep(for: timeout) } catch { return }
+        let (waiter, count) = progress.withLock { ($0.waiters.removeValue(forKey: id), $0.count) }
+        waiter?.continuation.resume(
+          throwing: RecorderTimeout(
+            expected: target, delivered: count, timeout: timeout, waitSite: waitSite, recordSite: site)
+        )
+      }
+      watchdog.withLock { $0 = task }
     }
   }
 }

@@ -20,11 +20,13 @@ import ObservableKit
 ///
 /// Inside ``withLeakCheck(fileID:line:isolation:_:)`` the check is ``current`` for the task,
 /// and every `record()` registers its subscription with it, with the line that called
-/// `record()`. In a debug build, so does every subscription made by the plain `observe`,
-/// `observeChanges` and `observeNonisolated` of `ObservableEvent`, `Property`,
-/// `SharedEvent` and `SharedProperty` and by `EventHub`'s `observe(_:from:_:)`, named
-/// `subscription at File.swift:line`. Other subscriptions are tracked with
-/// `track(_:_:fileID:line:)`.
+/// `record()`. In a debug build, so does every subscription made by a plain spelling
+/// (`observe`, `observeChanges`, `observeNonisolated`, `observeChangesNonisolated`) of
+/// `ObservableEvent`, `Property`, `SharedEvent`, `SharedProperty`, their read-only views and
+/// operator chains, `EventHub` and `SharedEventHub`, named `subscription at File.swift:line`,
+/// the caller's line, never one inside the library. Owner-bound forms, queue and main-actor
+/// delivery, time operators and generic code are not named (see the Testing view models
+/// article); track those with `track(_:_:fileID:line:)`.
 public final class LeakCheck: Sendable {
   /// One thing the check found alive.
   public struct Survivor: Sendable, CustomStringConvertible {

@@ -1,3 +1,4 @@
+import Dispatch
 import ObservableKit
 import ObservableKitTesting
 import TestSupport
@@ -123,5 +124,46 @@ struct RecorderTests {
       token.dispose()
     }
     #expect(!event.isObserved)
+  }
+}
+
+@Suite("A recorder's wait with a short timeout always ends")
+struct RecorderShortTimeoutTests {
+  /// The watchdog of a wait starts only once the wait is registered: a zero timeout throws
+  /// `RecorderTimeout`, every time, and never leaves the wait hanging. Several tasks wait at
+  /// once, so that a watchdog often runs before its wait could register.
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
+  @Test func aZeroTimeoutThrowsEveryTime() async {
+    let rounds = 5_000
+    let tasks = 4
+    let outcome = await finishing(within: 240) { () -> (values: Int, idle: Int) in
+      let event = SharedEvent<Int>()
+      let queue = DispatchQueue(label: "zero.timeout")
+      let recorder = event.record(on: queue)
+      // The queue holds the one value notified, so every `waitUntilIdle` times out too.
+      queue.suspend()
+      event.notifyObservers(1)
+      defer { queue.resume() }
+      return await withTaskGroup(of: (Int, Int).self) { group in
+        for _ in 0..<tasks {
+          group.addTask {
+            var values = 0
+            var idle = 0
+            for _ in 0..<rounds {
+              do { try await recorder.waitForValues(count: 1, timeout: .zero) } catch is RecorderTimeout {
+                values += 1
+              } catch {}
+              do { try await recorder.waitUntilIdle(timeout: .zero) } catch is RecorderTimeout {
+                idle += 1
+              } catch {}
+            }
+            return (values, idle)
+          }
+        }
+        return await group.reduce((0, 0)) { ($0.0 + $1.0, $0.1 + $1.1) }
+      }
+    }
+    #expect(outcome?.values == rounds * tasks, "a wait with timeout .zero hung or did not throw")
+    #expect(outcome?.idle == rounds * tasks, "waitUntilIdle(timeout: .zero) hung or did not throw")
   }
 }

@@ -1,4 +1,5 @@
 import Observable
+import ObservableKit
 import Testing
 import TestSupport
 
@@ -55,6 +56,23 @@ struct ObjectWillChangeTests {
     #expect(sends.value == 1)
     #expect(returnedFirst.value, "notifyChange() sent before it returned")
   }
+
+  #if DEBUG
+  /// The leak check names an `objectWillChange.observe` left open by the caller's line,
+  /// never by a line of the compatibility module.
+  @Test func aPublisherSubscriptionIsNamedByTheCallersLine() {
+    let publisher = ObservableObjectPublisher()
+    let sites = Guarded<[String]>([])
+    var line = 0
+    let token = SubscriptionSites.$log.withValue({ _, fileID, line in
+      sites.withLock { $0.append("\(fileID):\(line)") }
+    }) {
+      line = #line; return publisher.observe {}
+    }
+    #expect(sites.value == ["ObservableTests/ObjectWillChangeTests.swift:\(line)"])
+    token.dispose()
+  }
+  #endif
 }
 
 #endif

@@ -96,6 +96,31 @@ extension SharedEventHub {
   ) -> any Disposable {
     events(message, from: sender).observe(with: owner, policy: policy, handler)
   }
+
+  /// Registers an async `handler` for every later post of `message`, for as long as the
+  /// actor `owner` is alive, running it isolated to `owner`, one call at a time under
+  /// `policy`; see the actor-owner `observe(with:policy:_:)` of `SharedEventSource`.
+  ///
+  /// ```swift
+  /// actor Inbox {
+  ///   var received: [String] = []
+  ///   func start(hub: SharedEventHub) {
+  ///     hub.observe(.message, with: self, policy: .serial) { inbox, text async in
+  ///       inbox.received.append(text)   // isolated to the actor
+  ///     }
+  ///   }
+  /// }
+  /// ```
+  @discardableResult
+  public func observe<Payload: Sendable, Owner: Actor>(
+    _ message: HubMessage<Payload>,
+    from sender: (any AnyObject & Sendable)? = nil,
+    with owner: Owner,
+    policy: AsyncHandlerPolicy,
+    _ handler: @escaping @Sendable (isolated Owner, Payload) async -> Void
+  ) -> any Disposable {
+    events(message, from: sender).observe(with: owner, policy: policy, handler)
+  }
 }
 
 /// Runs an async call per value, one task at a time, under a policy.
@@ -118,6 +143,10 @@ final class AsyncHandlerRunner<Value: Sendable>: Disposable, Sendable {
     var waiting = DeliveryBuffer<Value>()
     /// The task running a call; nil while idle.
     var running: Task<Void, Never>?
+    /// The `DeliveriesInFlight` entry of the chain of calls under way (debug builds): from
+    /// the value that found the runner idle until the task whose call leaves nothing
+    /// waiting has returned, also when a dispose cleared `running` meanwhile.
+    var inFlight: Int?
   }
 
   private let policy: AsyncHandlerPolicy
@@ -139,6 +168,9 @@ final class AsyncHandlerRunner<Value: Sendable>: Disposable, Sendable {
     let superseded = state.withLock { state -> Task<Void, Never>? in
       guard let call = state.call else { return nil }
       guard let running = state.running else {
+        #if DEBUG
+        if state.inFlight == nil { state.inFlight = DeliveriesInFlight.begin() }
+        #endif
         state.running = task(calling: call, with: value)
         return nil
       }
@@ -167,17 +199,21 @@ final class AsyncHandlerRunner<Value: Sendable>: Disposable, Sendable {
 
   /// Starts the value that waits, if any, else marks the runner idle.
   private func callReturned(ownerAlive: Bool) {
-    guard ownerAlive else {
-      dispose()
-      return
-    }
-    state.withLock { state in
-      if let call = state.call, let value = state.waiting.popFirst() {
+    if !ownerAlive { dispose() }
+    let ended = state.withLock { state -> Int? in
+      if ownerAlive, let call = state.call, let value = state.waiting.popFirst() {
         state.running = task(calling: call, with: value)
-      } else {
-        state.running = nil
+        return nil
       }
+      state.running = nil
+      defer { state.inFlight = nil }
+      return state.inFlight
     }
+    #if DEBUG
+    if let ended { DeliveriesInFlight.end(ended) }
+    #else
+    _ = ended
+    #endif
   }
 
   func dispose() {

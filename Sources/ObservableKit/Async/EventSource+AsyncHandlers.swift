@@ -112,6 +112,9 @@ final class ConfinedAsyncRunner<Value> {
   private let call: Call
   private var waiting = DeliveryBuffer<Value>()
   private var isBusy = false
+  /// The `DeliveriesInFlight` entry of the chain of calls under way (debug builds), from
+  /// the value that found the runner idle until it is idle again.
+  private var inFlight: Int?
 
   init(policy: AsyncHandlerPolicy, token: ConfinedAsyncToken, call: @escaping Call) {
     self.policy = policy
@@ -139,6 +142,9 @@ final class ConfinedAsyncRunner<Value> {
 
   private func start(_ value: Value, isolation: isolated any Actor) {
     isBusy = true
+    #if DEBUG
+    if inFlight == nil { inFlight = DeliveriesInFlight.begin() }
+    #endif
     token.setRunning(Task {
       _ = isolation  // the task runs on the caller's actor
       let ownerAlive = await self.call(value)
@@ -149,6 +155,15 @@ final class ConfinedAsyncRunner<Value> {
   private func callReturned(ownerAlive: Bool, isolation: isolated any Actor) {
     isBusy = false
     token.setRunning(nil)
+    #if DEBUG
+    // The chain ends unless a waiting value starts the next call below.
+    defer {
+      if !isBusy, let entry = inFlight {
+        inFlight = nil
+        DeliveriesInFlight.end(entry)
+      }
+    }
+    #endif
     guard ownerAlive else {
       token.dispose()
       return

@@ -13,9 +13,22 @@ package enum SubscriptionSites {
   package static func made(_ subscription: any Disposable, _ fileID: StaticString, _ line: UInt) {
     #if DEBUG
     // Only the user's calls are reported: the library's own links (an operator observing
-    // its source) live and die with the subscription the user holds.
-    guard let log, !fileID.description.hasPrefix("ObservableKit/") else { return }
+    // its source, a recorder's subscription, the compatibility layer's) live and die with
+    // the subscription the user holds, and a line inside the library names nothing the
+    // user wrote. The entry points of the other modules pass their caller's site down, so
+    // this filter is a backstop for a call that forgot to.
+    guard let log, !isLibraryFile(fileID) else { return }
     log(subscription, fileID, line)
     #endif
+  }
+
+  /// Whether `fileID` names a file of the package's libraries (`Module/File.swift`).
+  package static func isLibraryFile(_ fileID: StaticString) -> Bool {
+    let path = fileID.description
+    guard let slash = path.firstIndex(of: "/") else { return false }
+    switch path[..<slash] {
+    case "ObservableKit", "ObservableKitTesting", "Observable": return true
+    default: return false
+    }
   }
 }

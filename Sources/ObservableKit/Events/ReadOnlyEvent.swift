@@ -28,8 +28,22 @@ public struct ReadOnlyEvent<Value>: EventSource {
   }
 
   /// Registers `handler` with the upstream source.
+  @_disfavoredOverload
   public func observe(_ handler: @escaping (Value) -> Void) -> any Disposable {
     subscribe(handler)
+  }
+
+  /// Registers `handler` with the upstream source, as ``observe(_:)`` does;
+  /// in a debug build inside ObservableKitTesting's `withLeakCheck`, the subscription is
+  /// named by `fileID:line`, the call site.
+  public func observe(
+    _ handler: @escaping (Value) -> Void, fileID: StaticString = #fileID, line: UInt = #line
+  ) -> any Disposable {
+    let subscription = subscribe(handler)
+    #if DEBUG
+    SubscriptionSites.made(subscription, fileID, line)
+    #endif
+    return subscription
   }
 }
 

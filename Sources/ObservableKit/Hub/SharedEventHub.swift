@@ -79,26 +79,47 @@ public final class SharedEventHub: @unchecked Sendable {
   }
 
   /// Registers `handler` for every later post of `message`. The handler keeps the isolation
-  /// of the code that calls this method; see the type's discussion for when it runs.
+  /// of the code that calls this method; see the type's discussion for when it runs. In a
+  /// debug build inside ObservableKitTesting's `withLeakCheck`, the subscription is named
+  /// by `fileID:line`, the call site.
   ///
   /// - Returns: A disposable that ends this registration. Dropping it does not end it.
   public func observe<Payload: Sendable>(
     _ message: HubMessage<Payload>,
     from sender: (any AnyObject & Sendable)? = nil,
-    @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (Payload) -> Void
+    @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (Payload) -> Void,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
   ) -> any Disposable {
-    events(message, from: sender).observe(handler)
+    events(message, from: sender).observe(handler, fileID: fileID, line: line)
   }
 
   /// Registers `handler`, called synchronously on the posting thread, concurrently when
   /// posts come from several threads: the fast path, for nonisolated code.
-  @inlinable
+  @inlinable @_disfavoredOverload
   public func observeNonisolated<Payload: Sendable>(
     _ message: HubMessage<Payload>,
     from sender: (any AnyObject & Sendable)? = nil,
     _ handler: @escaping @Sendable (Payload) -> Void
   ) -> any Disposable {
     hub.register(message.sharedChannelKey, HubSenderFilter(sender), handler)
+  }
+
+  /// Registers `handler` as ``observeNonisolated(_:from:_:)`` does; in a debug build inside
+  /// ObservableKitTesting's `withLeakCheck`, the subscription is named by `fileID:line`.
+  @inlinable
+  public func observeNonisolated<Payload: Sendable>(
+    _ message: HubMessage<Payload>,
+    from sender: (any AnyObject & Sendable)? = nil,
+    _ handler: @escaping @Sendable (Payload) -> Void,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) -> any Disposable {
+    let subscription = hub.register(message.sharedChannelKey, HubSenderFilter(sender), handler)
+    #if DEBUG
+    SubscriptionSites.made(subscription, fileID, line)
+    #endif
+    return subscription
   }
 
   /// Registers `handler` for as long as `owner` is alive, passing the owner in; the handler

@@ -17,6 +17,10 @@ extension ReadOnlyProperty {
   /// viewModel.fullName.observe { label.text = $0 }.disposed(by: bag)
   /// ```
   ///
+  /// To track the object that keeps the property (a view model tracking itself), use
+  /// ``init(isolation:tracking:_:)``, `ReadOnlyProperty(tracking: self) { $0.query }`: it
+  /// holds the owner weakly, where `{ self.query }` here would be a retain cycle.
+  ///
   /// It has everything a ``ReadOnlyProperty`` has: ``value``, replay on ``observe(_:)``,
   /// ``observeChanges(_:)``, the operators, owners and `values`.
   ///
@@ -47,7 +51,9 @@ extension ReadOnlyProperty {
   ///   the next change. A property has at most one such registration, however often it is
   ///   observed and disposed.
   /// - An observer that arrives while a recompute is on its way hears the current value at
-  ///   once and may hear it again from that recompute.
+  ///   once (a replay gives what ``value`` reads, never the value from before the change),
+  ///   and may hear it again from that recompute; the observers already there hear it then
+  ///   too.
   ///
   /// ## Rules
   /// - It must be made on an actor: in nonisolated code the call does not compile ("call to
@@ -79,6 +85,70 @@ extension ReadOnlyProperty {
       observe: { handler in tracker.observe(replay: true, handler) },
       observeChanges: { handler in tracker.observe(replay: false, handler) }
     )
+  }
+}
+
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+extension ReadOnlyProperty {
+  /// Creates a read-only property computed by `read` from `owner`, which it holds weakly:
+  /// the form for a view model that tracks its own `@Observable` state, with no retain
+  /// cycle even when the property and its subscriptions live in the owner's own bag.
+  ///
+  /// ```swift
+  /// @MainActor @Observable final class SearchModel {
+  ///   var query = ""
+  ///   @ObservationIgnored var heading: [String] = []
+  ///   @ObservationIgnored let bag = DisposeBag()
+  ///
+  ///   init() {
+  ///     ReadOnlyProperty(tracking: self) { $0.query.uppercased() }
+  ///       .observe(with: self) { model, title in model.heading.append(title) }
+  ///       .disposed(by: bag)
+  ///   }
+  /// }
+  /// ```
+  ///
+  /// `ReadOnlyProperty(tracking: { self.query })` would hold `self` strongly from a
+  /// subscription `self` holds: a cycle, and the model would never deinitialize.
+  ///
+  /// It is ``init(isolation:tracking:)`` otherwise: the same rules, recomputes and replays.
+  /// `read` is called with the owner, strongly for the call only. Once the owner has gone,
+  /// ``value`` keeps the last value read and nothing is recomputed (nothing it read can
+  /// change any more).
+  ///
+  /// - Parameters:
+  ///   - isolation: The actor the recomputes and the observers run on; by default the
+  ///     caller's.
+  ///   - owner: The object `read` reads, held weakly.
+  ///   - read: Computes the value from Observation-tracked reads of `owner`.
+  public init<Owner: AnyObject>(
+    isolation: isolated any Actor = #isolation,
+    tracking owner: Owner,
+    _ read: @escaping (Owner) -> Value
+  ) {
+    let source = TrackedOwner(owner, read)
+    self.init(isolation: isolation, tracking: { source.read() })
+  }
+}
+
+/// The owner of an owner-bound tracking property, held weakly, and the last value read from
+/// it, returned once it has gone. Confined, like the property, to the actor that made it.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+final class TrackedOwner<Owner: AnyObject, Value> {
+  private weak var owner: Owner?
+  private let compute: (Owner) -> Value
+  private var last: Value
+
+  init(_ owner: Owner, _ compute: @escaping (Owner) -> Value) {
+    self.owner = owner
+    self.compute = compute
+    last = compute(owner)
+  }
+
+  func read() -> Value {
+    guard let owner else { return last }
+    last = compute(owner)
+    return last
   }
 }
 
@@ -117,7 +187,9 @@ final class ObservationTracker<Value> {
       switch start {
       case .none: break
       // Nothing the last run read has changed since (its registration has not fired), or
-      // a recompute is on its way: read without registering again.
+      // a recompute is on its way: read without registering again. For a later observer,
+      // the observers already there hear the new value now, and again from the recompute
+      // (every recompute notifies): never an older value after a newer one.
       case .read: output.value = read()
       case .track: output.value = track()
       }
@@ -198,9 +270,10 @@ final class TrackingSession: Sendable {
   /// What the first observer of a session must do.
   @usableFromInline
   enum Start {
-    /// Not the first observer: the value is current.
+    /// Not the first observer, and no change waits for its recompute: the value is current.
     case none
-    /// Read the value; a registration already waits, or a recompute will make one.
+    /// Read the value; a registration already waits, or a recompute will make one (also for
+    /// a later observer while a recompute is on its way).
     case read
     /// Read the value and register.
     case track
@@ -227,7 +300,10 @@ final class TrackingSession: Sendable {
   func addObserver(makeRecompute: () -> @Sendable () -> Void) -> Start {
     state.withLock { state in
       state.observers += 1
-      guard state.observers == 1 else { return .none }
+      // A later observer that comes while a recompute is on its way (a change has been
+      // reported, the job has not run) would be replayed the value from before the change:
+      // it reads now instead, so that a replay gives what `value` reads.
+      guard state.observers == 1 else { return state.pending ? .read : .none }
       state.recompute = makeRecompute()
       if state.armed || state.pending { return .read }
       state.armed = true  // before registering: a callback that fires at once clears it

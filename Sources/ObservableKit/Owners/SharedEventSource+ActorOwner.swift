@@ -136,7 +136,16 @@ final class ActorOwnerDelivery<Owner: Actor, Value: Sendable>: Disposable, FedDe
     // Loaded as the value arrives: the drain runs on the owner, so its task holds it.
     guard let owner = binding.owner(endingIfGone: self) else { return }
     guard mailbox.post(value) else { return }
+    #if DEBUG
+    // The drain counts as in flight from this notification until it has run every value.
+    let inFlight = DeliveriesInFlight.begin()
+    Task {
+      await self.drain(on: owner)
+      DeliveriesInFlight.end(inFlight)
+    }
+    #else
     Task { await self.drain(on: owner) }
+    #endif
   }
 
   /// Calls the handler with each waiting value, in order, isolated to the owner.

@@ -46,12 +46,40 @@ public struct ReadOnlyProperty<Value>: PropertySource {
   public var value: Value { read() }
 
   /// Calls `handler` with the current value at once, then with every change.
+  @_disfavoredOverload
   public func observe(_ handler: @escaping (Value) -> Void) -> any Disposable {
     subscribe(handler)
   }
 
+  /// Calls `handler` as ``observe(_:)`` does;
+  /// in a debug build inside ObservableKitTesting's `withLeakCheck`, the subscription is
+  /// named by `fileID:line`, the call site.
+  public func observe(
+    _ handler: @escaping (Value) -> Void, fileID: StaticString = #fileID, line: UInt = #line
+  ) -> any Disposable {
+    let subscription = subscribe(handler)
+    #if DEBUG
+    SubscriptionSites.made(subscription, fileID, line)
+    #endif
+    return subscription
+  }
+
   /// Calls `handler` with every change from now on, without the current value.
+  @_disfavoredOverload
   public func observeChanges(_ handler: @escaping (Value) -> Void) -> any Disposable {
     subscribeToChanges(handler)
+  }
+
+  /// Calls `handler` as ``observeChanges(_:)`` does;
+  /// in a debug build inside ObservableKitTesting's `withLeakCheck`, the subscription is
+  /// named by `fileID:line`, the call site.
+  public func observeChanges(
+    _ handler: @escaping (Value) -> Void, fileID: StaticString = #fileID, line: UInt = #line
+  ) -> any Disposable {
+    let subscription = subscribeToChanges(handler)
+    #if DEBUG
+    SubscriptionSites.made(subscription, fileID, line)
+    #endif
+    return subscription
   }
 }

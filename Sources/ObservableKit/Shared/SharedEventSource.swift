@@ -2,7 +2,7 @@
 /// ``SharedEvent``, ``SharedProperty`` and their read-only views and operator chains.
 ///
 /// Its one requirement is the nonisolated registration. Everything else is defined once, on
-/// top of it: ``observe(_:)``, whose handler keeps the caller's isolation, owner-bound
+/// top of it: ``observe(_:fileID:line:)``, whose handler keeps the caller's isolation, owner-bound
 /// observation, queue and main-actor delivery, ``values``, and the operators.
 ///
 /// See ``SharedEvent`` for where and when each kind of handler runs.
@@ -32,11 +32,20 @@ extension SharedEventSource {
   /// code that calls this method: a `@MainActor` class's handler runs on the main actor and
   /// may touch its state. See ``SharedEvent`` for when each kind of handler runs.
   ///
+  /// In a debug build inside ObservableKitTesting's `withLeakCheck`, the subscription is
+  /// named by `fileID:line`, the call site.
+  ///
   /// - Returns: A disposable that ends this registration. Dropping it does not end it.
   public func observe(
-    @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (Value) -> Void
+    @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (Value) -> Void,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
   ) -> any Disposable {
-    IsolatedDelivery.observe(handler) { observeNonisolated($0) }
+    let subscription = IsolatedDelivery.observe(handler) { observeNonisolated($0) }
+    #if DEBUG
+    SubscriptionSites.made(subscription, fileID, line)
+    #endif
+    return subscription
   }
 
   /// Registers `handler` for as long as `owner` is alive, passing the owner in, so the
@@ -70,10 +79,18 @@ extension SharedEventSource {
 
 extension SharedPropertySource {
   /// Registers `handler` for the values set from now on, without the current value. The
-  /// handler keeps the isolation of the caller, as for ``SharedEventSource/observe(_:)``.
+  /// handler keeps the isolation of the caller, as for
+  /// ``SharedEventSource/observe(_:fileID:line:)``; in a debug build inside
+  /// ObservableKitTesting's `withLeakCheck`, the subscription is named by `fileID:line`.
   public func observeChanges(
-    @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (Value) -> Void
+    @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (Value) -> Void,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
   ) -> any Disposable {
-    IsolatedDelivery.observe(handler) { observeChangesNonisolated($0) }
+    let subscription = IsolatedDelivery.observe(handler) { observeChangesNonisolated($0) }
+    #if DEBUG
+    SubscriptionSites.made(subscription, fileID, line)
+    #endif
+    return subscription
   }
 }

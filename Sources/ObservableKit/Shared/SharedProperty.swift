@@ -20,7 +20,7 @@
 /// (the value is visible before any handler runs, calls never go back in time and end on
 /// the final value) and adds the delivery rules of ``SharedEvent``: each handler keeps the
 /// isolation of the code that registered it. A main-actor observer registered on the main
-/// thread hears the replay before ``SharedEventSource/observe(_:)`` returns (from the 26
+/// thread hears the replay before ``SharedEventSource/observe(_:fileID:line:)`` returns (from the 26
 /// releases on; before them the replay is enqueued, as ``SharedEvent`` says).
 public final class SharedProperty<T: Sendable>: SharedPropertySource, @unchecked Sendable {
   // `property`'s storage lock guards all of its state, and every handler this type registers
@@ -69,14 +69,23 @@ public final class SharedProperty<T: Sendable>: SharedPropertySource, @unchecked
 
   /// Registers `handler` for every value set from now on, without the replay, as
   /// ``observeNonisolated(_:)`` does.
-  @inlinable
+  @inlinable @_disfavoredOverload
   public func observeChangesNonisolated(_ handler: @escaping @Sendable (T) -> Void) -> any Disposable {
     property.observeChanges(handler)
   }
 
+  /// Registers `handler` as ``observeChangesNonisolated(_:)`` does; in a debug build inside
+  /// ObservableKitTesting's `withLeakCheck`, the subscription is named by `fileID:line`.
+  @inlinable
+  public func observeChangesNonisolated(
+    _ handler: @escaping @Sendable (T) -> Void, fileID: StaticString = #fileID, line: UInt = #line
+  ) -> any Disposable {
+    property.observeChanges(handler, fileID: fileID, line: line)
+  }
+
   /// Calls `block` with the new and the old value each time the property is set, for as
   /// long as `observer` is alive, passing the observer in. The block keeps the isolation of
-  /// the caller, as for ``SharedEventSource/observe(_:)``; it does not hear the current
+  /// the caller, as for ``SharedEventSource/observe(_:fileID:line:)``; it does not hear the current
   /// value.
   ///
   /// - Returns: A disposable that ends this registration early; ``unsubscribe(_:)`` ends all
@@ -94,7 +103,7 @@ public final class SharedProperty<T: Sendable>: SharedPropertySource, @unchecked
   /// Calls `handler` with the owner and the current value, then with every later value, for
   /// as long as `owner` is alive, passing the owner in, so the handler needs no
   /// `[weak self]`. The handler keeps the isolation of the caller, as for
-  /// ``SharedEventSource/observe(_:)``.
+  /// ``SharedEventSource/observe(_:fileID:line:)``.
   ///
   /// `owner` is held weakly, also while a value waits for the handler's actor, and passed
   /// to the handler strongly. Once its deinit has begun nothing is delivered, and the

@@ -17,7 +17,21 @@ public struct SharedReadOnlyEvent<Value: Sendable>: SharedEventSource {
   }
 
   /// Registers `handler` with the upstream source.
+  @_disfavoredOverload
   public func observeNonisolated(_ handler: @escaping @Sendable (Value) -> Void) -> any Disposable {
     subscribe(handler)
+  }
+
+  /// Registers `handler` with the upstream source, as ``observeNonisolated(_:)`` does;
+  /// in a debug build inside ObservableKitTesting's `withLeakCheck`, the subscription is
+  /// named by `fileID:line`, the call site.
+  public func observeNonisolated(
+    _ handler: @escaping @Sendable (Value) -> Void, fileID: StaticString = #fileID, line: UInt = #line
+  ) -> any Disposable {
+    let subscription = subscribe(handler)
+    #if DEBUG
+    SubscriptionSites.made(subscription, fileID, line)
+    #endif
+    return subscription
   }
 }

@@ -11,7 +11,7 @@
 /// It holds no state of its own: ``value`` reads through to the upstream property (a
 /// derived value is computed again on each read, on the reading thread), and observing it
 /// observes the upstream property, so each handler follows the rules of ``SharedProperty``
-/// (see ``SharedEventSource/observe(_:)``). Disposing the subscription releases the chain.
+/// (see ``SharedEventSource/observe(_:fileID:line:)``). Disposing the subscription releases the chain.
 public struct SharedReadOnlyProperty<Value: Sendable>: SharedPropertySource {
   private let read: @Sendable () -> Value
   private let subscribe: @Sendable (@escaping @Sendable (Value) -> Void) -> any Disposable
@@ -48,13 +48,41 @@ public struct SharedReadOnlyProperty<Value: Sendable>: SharedPropertySource {
 
   /// Registers `handler` with the upstream property: the current value at once, then every
   /// change, on the notifying thread; see ``SharedProperty/observeNonisolated(_:)``.
+  @_disfavoredOverload
   public func observeNonisolated(_ handler: @escaping @Sendable (Value) -> Void) -> any Disposable {
     subscribe(handler)
   }
 
+  /// Registers `handler` as ``observeNonisolated(_:)`` does;
+  /// in a debug build inside ObservableKitTesting's `withLeakCheck`, the subscription is
+  /// named by `fileID:line`, the call site.
+  public func observeNonisolated(
+    _ handler: @escaping @Sendable (Value) -> Void, fileID: StaticString = #fileID, line: UInt = #line
+  ) -> any Disposable {
+    let subscription = subscribe(handler)
+    #if DEBUG
+    SubscriptionSites.made(subscription, fileID, line)
+    #endif
+    return subscription
+  }
+
   /// Registers `handler` for every change from now on, without the current value.
+  @_disfavoredOverload
   public func observeChangesNonisolated(_ handler: @escaping @Sendable (Value) -> Void) -> any Disposable {
     subscribeToChanges(handler)
+  }
+
+  /// Registers `handler` as ``observeChangesNonisolated(_:)`` does;
+  /// in a debug build inside ObservableKitTesting's `withLeakCheck`, the subscription is
+  /// named by `fileID:line`, the call site.
+  public func observeChangesNonisolated(
+    _ handler: @escaping @Sendable (Value) -> Void, fileID: StaticString = #fileID, line: UInt = #line
+  ) -> any Disposable {
+    let subscription = subscribeToChanges(handler)
+    #if DEBUG
+    SubscriptionSites.made(subscription, fileID, line)
+    #endif
+    return subscription
   }
 }
 

@@ -6,7 +6,7 @@ extension SharedEventSource {
   /// The timer's deliveries run isolated to `isolation`: by default the actor of the code
   /// that applies the operator (from nonisolated code that is a compile error), or any
   /// actor you pass, as Combine asks for a scheduler. A handler registered with
-  /// ``SharedEventSource/observe(_:)`` then keeps its own isolation as always; one
+  /// ``SharedEventSource/observe(_:fileID:line:)`` then keeps its own isolation as always; one
   /// registered with ``SharedEventSource/observeNonisolated(_:)`` runs on that actor. Values
   /// may arrive from any thread; the deadline is taken when each arrives.
   @inlinable
