@@ -1,0 +1,194 @@
+/// Keeps two properties equal (through a mapping): what ``Property/bind(to:)`` and
+/// ``SharedProperty/bind(to:)`` make.
+///
+/// How it avoids the three ways two-way bindings fail elsewhere:
+/// - No echo, by origin: the binding records, under its lock and inside the critical
+///   section of the property it sets, the version its set gives that property. Its handler
+///   on that property then recognizes the version as its own and does not send it back. Any
+///   other version, also one set by a handler during the propagation, is propagated: there
+///   is no "updating" flag that drops a set.
+/// - No deadlock: the binding's lock guards only versions and never surrounds a set or user
+///   code. One thread at a time propagates (the one holding `busy`); a change seen while
+///   another propagates is left for it as `pending`, the side changed last, which it
+///   propagates before letting go. So the last write wins on both sides.
+/// - No loop: a side's value is propagated only if its version is newer than both the one
+///   the binding wrote into it and the one it last propagated from it, so a lossy
+///   `map`/`reverse` pair never bounces.
+///
+/// Invariant where the lock is dropped (around each read of a side, the user's mapping, and
+/// each set): only the thread holding `busy` propagates, `written` and `propagated` only
+/// grow, and a set checks `disposed` in the same critical section that records its version,
+/// so no set of the binding lands after ``Disposable/dispose()`` has returned.
+final class BindingCore: @unchecked Sendable {
+  // `state` (a `Locked`, its own mutex) guards every mutable member. No user closure here.
+  struct State {
+    var written: (UInt64, UInt64) = (0, 0)
+    var propagated: (UInt64, UInt64) = (0, 0)
+    var pending: Side?
+    var busy = true
+    var disposed = false
+    var tokens: [any Disposable] = []
+  }
+
+  enum Side { case left, right }
+
+  let state = Locked(State())
+
+  /// Whether a change of `side` to `version` must be propagated; if so, and nobody is
+  /// propagating, this thread now is (true).
+  func changed(_ side: Side, version: UInt64) -> Bool {
+    state.withLock { state in
+      if state.disposed || version <= state.seen(side) { return false }
+      state.pending = side
+      if state.busy { return false }
+      state.busy = true
+      return true
+    }
+  }
+
+  /// The next side to propagate, or nil after letting go of `busy`.
+  func next() -> Side? {
+    state.withLock { state in
+      guard !state.disposed, let side = state.pending else {
+        state.busy = false
+        return nil
+      }
+      state.pending = nil
+      return side
+    }
+  }
+
+  /// Claims the propagation of `side` at `version`: false if it is not new, or disposed.
+  func claim(_ side: Side, version: UInt64) -> Bool {
+    state.withLock { state in
+      if state.disposed || version <= state.seen(side) { return false }
+      state.setPropagated(side, version)
+      return true
+    }
+  }
+
+  /// Records that the binding's set gives `side` `version`; false (the set is not made)
+  /// once disposed. Called inside the side's critical section.
+  func wrote(_ side: Side, version: UInt64) -> Bool {
+    state.withLock { state in
+      if state.disposed { return false }
+      state.setWritten(side, version)
+      return true
+    }
+  }
+
+  func dispose() {
+    let tokens = state.withLock { state -> [any Disposable] in
+      state.disposed = true
+      defer { state.tokens = [] }
+      return state.tokens
+    }
+    for token in tokens { token.dispose() }
+  }
+
+  var isDisposed: Bool { state.withLock { $0.disposed } }
+}
+
+extension BindingCore.State {
+  func seen(_ side: BindingCore.Side) -> UInt64 {
+    side == .left ? max(written.0, propagated.0) : max(written.1, propagated.1)
+  }
+  mutating func setWritten(_ side: BindingCore.Side, _ version: UInt64) {
+    if side == .left { written.0 = max(written.0, version) } else { written.1 = max(written.1, version) }
+  }
+  mutating func setPropagated(_ side: BindingCore.Side, _ version: UInt64) {
+    if side == .left { propagated.0 = max(propagated.0, version) } else { propagated.1 = max(propagated.1, version) }
+  }
+}
+
+/// What ends a binding: the core, which holds the two registrations.
+struct BindingDisposable: Disposable {
+  let core: BindingCore
+  func dispose() { core.dispose() }
+  var isDisposed: Bool { core.isDisposed }
+}
+
+/// The propagating half of a binding: the sides, held weakly, and the mappings. Each side's
+/// registration holds it; it is not Sendable. A binding of ``SharedProperty`` values makes
+/// it with `@Sendable` mappings only, so its handlers may run on any thread.
+final class PropertyBinding<A, B> {
+  let core = BindingCore()
+  weak var left: Property<A>?
+  weak var right: Property<B>?
+  let map: (A) -> B
+  let reverse: (B) -> A
+
+  init(_ left: Property<A>, _ right: Property<B>, map: @escaping (A) -> B, reverse: @escaping (B) -> A) {
+    self.left = left
+    self.right = right
+    self.map = map
+    self.reverse = reverse
+  }
+
+  /// Registers on both sides, then makes `right` take `left`'s value (mapped), and returns
+  /// what ends the binding.
+  static func start(
+    _ left: Property<A>, _ right: Property<B>, map: @escaping (A) -> B, reverse: @escaping (B) -> A
+  ) -> any Disposable {
+    let binding = PropertyBinding(left, right, map: map, reverse: reverse)
+    let tokens = [
+      left.register(replay: false) { _, update in binding.heard(.left, update.version) },
+      right.register(replay: false) { _, update in binding.heard(.right, update.version) },
+    ]
+    binding.core.state.withLock { state in
+      // Binding here (busy since init): the start propagates from `left` first.
+      state.tokens = tokens
+      if state.pending == nil { state.pending = .left }
+    }
+    schedulePoint("binding: registered, propagating the start")
+    binding.work()
+    return BindingDisposable(core: binding.core)
+  }
+
+  func heard(_ side: BindingCore.Side, _ version: UInt64) {
+    if core.changed(side, version: version) { work() }
+  }
+
+  /// Propagates the pending side until none is left, holding `busy`.
+  func work() {
+    while let side = core.next() {
+      guard let left, let right else {
+        // One side has gone: the binding ends.
+        core.dispose()
+        return
+      }
+      if side == .left {
+        propagate(from: left, .left, to: right, .right, map)
+      } else {
+        propagate(from: right, .right, to: left, .left, reverse)
+      }
+    }
+  }
+
+  private func propagate<X, Y>(
+    from source: Property<X>, _ sourceSide: BindingCore.Side,
+    to target: Property<Y>, _ targetSide: BindingCore.Side,
+    _ transform: (X) -> Y
+  ) {
+    let (value, version) = source.storage.withLock { ($0.state.value, $0.state.version) }
+    guard core.claim(sourceSide, version: version) else { return }
+    let mapped = transform(value)
+    schedulePoint("binding: setting the other side")
+    target.set(mapped) { version in core.wrote(targetSide, version: version) }
+  }
+}
+
+extension Property {
+  /// Sets `newValue` as ``value``'s setter does, if `claim`, called in the critical section
+  /// with the version the set will have, agrees.
+  func set(_ newValue: T, if claim: (UInt64) -> Bool) {
+    let made = commit { state in
+      claim(state.version + 1) ? state.replace(with: newValue) : nil
+    }
+    guard let made else { return }
+    if let persistence { persistence.wrote(made.update) }
+    withExtendedLifetime(self) {
+      publish(made.update, from: made.snapshot, turnTaken: made.turnTaken)
+    }
+  }
+}
