@@ -51,10 +51,10 @@ public struct UserDefaultsStorage<Value: Codable>: PropertyStorage, @unchecked S
     guard let object = defaults.object(forKey: key) else { return .absent }
     if isPropertyList {
       if let value = object as? Value { return .value(value) }
-      return .unreadable(description: "a value of type \(type(of: object))")
+      return .unreadable(description: "a value of another type")
     }
     guard let data = object as? Data else {
-      return .unreadable(description: "a value of type \(type(of: object)), not JSON data")
+      return .unreadable(description: "a value that is not JSON data")
     }
     do {
       return .value(try JSONDecoder().decode(Value.self, from: data))
