@@ -254,3 +254,57 @@ extension Disposable {
     dispose()
   }
 }
+
+/// A store of one's own: an in-memory box that reports its changes, and can refuse to save.
+private final class MemoryStorage: PropertyStorage, @unchecked Sendable {
+  // `stored`, `listeners` and `failing` are Guarded.
+  let stored = Guarded<Int?>(nil)
+  let listeners = Guarded<[@Sendable () -> Void]>([])
+  let failing = Guarded(false)
+  struct Failure: Error {}
+  var location: String { "memory box" }
+  func load() -> StoredValue<Int> { stored.value.map { .value($0) } ?? .absent }
+  func save(_ value: Int) throws {
+    if failing.value { throw Failure() }
+    stored.value = value
+  }
+  func observeChanges(_ onChange: @escaping @Sendable () -> Void) -> any Disposable {
+    listeners.withLock { $0.append(onChange) }
+    return DisposeBag()
+  }
+  /// A change made elsewhere, reported.
+  func setElsewhere(_ value: Int?) {
+    stored.value = value
+    for listener in listeners.value { listener() }
+  }
+}
+
+@Suite("Persisted properties: a store of one's own")
+struct CustomStorageTests {
+  @Test("A custom store: start, write-through, reported changes once, no echo; a refused save keeps the data")
+  func customStore() {
+    let storage = MemoryStorage()
+    storage.stored.value = 4
+    let property = Property(0, storage: storage)
+    #expect(property.value == 4)
+    let heard = Guarded<[Int]>([])
+    let token = property.observeChanges { v in heard.withLock { $0.append(v) } }
+    property.value = 5
+    #expect(storage.stored.value == 5)
+    storage.setElsewhere(9)
+    storage.setElsewhere(9)
+    storage.setElsewhere(nil)
+    #expect(heard.value == [5, 9, 0])
+    storage.failing.value = true
+    let said = Guarded<[String]>([])
+    PersistenceDiagnostics.withDiagnostics(sentTo: { m in if m.contains("memory box") { said.withLock { $0.append(m) } } }) {
+      property.value = 6
+    }
+    #expect(storage.stored.value == nil)
+    #expect(property.value == 6)
+    #if DEBUG
+    #expect(said.value.count == 1)
+    #endif
+    token.dispose()
+  }
+}
