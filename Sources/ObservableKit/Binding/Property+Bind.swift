@@ -17,7 +17,7 @@ extension Property {
   /// The handlers of a side run where its sets run: synchronously on the setting thread, in
   /// this property's isolation domain. Bind only properties of one domain; to bind across
   /// domains, bind ``SharedProperty`` values.
-  @discardableResult
+  @inlinable @discardableResult
   public func bind(to other: Property<T>) -> any Disposable {
     PropertyBinding.start(self, other, map: { $0 }, reverse: { $0 })
   }
@@ -50,7 +50,7 @@ extension SharedProperty {
   /// before it returns from its set. Concurrent sets on the two sides leave them equal: the
   /// one the binding sees last wins on both, and an earlier one it supersedes is not sent
   /// across (each side's observers still see its own sets, in order, without duplicates).
-  @discardableResult
+  @inlinable @discardableResult
   public func bind(to other: SharedProperty<T>) -> any Disposable {
     PropertyBinding.start(property, other.property, map: { $0 }, reverse: { $0 })
   }

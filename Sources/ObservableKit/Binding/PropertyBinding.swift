@@ -19,6 +19,7 @@
 /// each set): only the thread holding `busy` propagates, `written` and `propagated` only
 /// grow, and a set checks `disposed` in the same critical section that records its version,
 /// so no set of the binding lands after ``Disposable/dispose()`` has returned.
+@usableFromInline
 final class BindingCore: @unchecked Sendable {
   // `state` (a `Locked`, its own mutex) guards every mutable member. No user closure here.
   struct State {
@@ -30,12 +31,25 @@ final class BindingCore: @unchecked Sendable {
     var tokens: [any Disposable] = []
   }
 
-  enum Side { case left, right }
+  @usableFromInline enum Side { case left, right }
 
   let state = Locked(State())
 
+  @usableFromInline init() {}
+
   /// Whether a change of `side` to `version` must be propagated; if so, and nobody is
   /// propagating, this thread now is (true).
+  /// Keeps the registrations; the start (busy since init) propagates from the left side
+  /// first, unless a set of a side was seen meanwhile.
+  @usableFromInline
+  func started(tokens: [any Disposable]) {
+    state.withLock { state in
+      state.tokens = tokens
+      if state.pending == nil { state.pending = .left }
+    }
+  }
+
+  @usableFromInline
   func changed(_ side: Side, version: UInt64) -> Bool {
     state.withLock { state in
       if state.disposed || version <= state.seen(side) { return false }
@@ -47,6 +61,7 @@ final class BindingCore: @unchecked Sendable {
   }
 
   /// The next side to propagate, or nil after letting go of `busy`.
+  @usableFromInline
   func next() -> Side? {
     state.withLock { state in
       guard !state.disposed, let side = state.pending else {
@@ -59,6 +74,7 @@ final class BindingCore: @unchecked Sendable {
   }
 
   /// Claims the propagation of `side` at `version`: false if it is not new, or disposed.
+  @usableFromInline
   func claim(_ side: Side, version: UInt64) -> Bool {
     state.withLock { state in
       if state.disposed || version <= state.seen(side) { return false }
@@ -69,6 +85,7 @@ final class BindingCore: @unchecked Sendable {
 
   /// Records that the binding's set gives `side` `version`; false (the set is not made)
   /// once disposed. Called inside the side's critical section.
+  @usableFromInline
   func wrote(_ side: Side, version: UInt64) -> Bool {
     state.withLock { state in
       if state.disposed { return false }
@@ -77,6 +94,7 @@ final class BindingCore: @unchecked Sendable {
     }
   }
 
+  @usableFromInline
   func dispose() {
     let tokens = state.withLock { state -> [any Disposable] in
       state.disposed = true
@@ -86,7 +104,7 @@ final class BindingCore: @unchecked Sendable {
     for token in tokens { token.dispose() }
   }
 
-  var isDisposed: Bool { state.withLock { $0.disposed } }
+  @usableFromInline var isDisposed: Bool { state.withLock { $0.disposed } }
 }
 
 extension BindingCore.State {
@@ -102,22 +120,26 @@ extension BindingCore.State {
 }
 
 /// What ends a binding: the core, which holds the two registrations.
+@usableFromInline
 struct BindingDisposable: Disposable {
-  let core: BindingCore
-  func dispose() { core.dispose() }
-  var isDisposed: Bool { core.isDisposed }
+  @usableFromInline let core: BindingCore
+  @inlinable init(core: BindingCore) { self.core = core }
+  @usableFromInline func dispose() { core.dispose() }
+  @usableFromInline var isDisposed: Bool { core.isDisposed }
 }
 
 /// The propagating half of a binding: the sides, held weakly, and the mappings. Each side's
 /// registration holds it; it is not Sendable. A binding of ``SharedProperty`` values makes
 /// it with `@Sendable` mappings only, so its handlers may run on any thread.
+@usableFromInline
 final class PropertyBinding<A, B> {
-  let core = BindingCore()
-  weak var left: Property<A>?
-  weak var right: Property<B>?
-  let map: (A) -> B
-  let reverse: (B) -> A
+  @usableFromInline let core = BindingCore()
+  @usableFromInline weak var left: Property<A>?
+  @usableFromInline weak var right: Property<B>?
+  @usableFromInline let map: (A) -> B
+  @usableFromInline let reverse: (B) -> A
 
+  @inlinable
   init(_ left: Property<A>, _ right: Property<B>, map: @escaping (A) -> B, reverse: @escaping (B) -> A) {
     self.left = left
     self.right = right
@@ -127,6 +149,7 @@ final class PropertyBinding<A, B> {
 
   /// Registers on both sides, then makes `right` take `left`'s value (mapped), and returns
   /// what ends the binding.
+  @inlinable
   static func start(
     _ left: Property<A>, _ right: Property<B>, map: @escaping (A) -> B, reverse: @escaping (B) -> A
   ) -> any Disposable {
@@ -135,21 +158,19 @@ final class PropertyBinding<A, B> {
       left.register(replay: false) { _, update in binding.heard(.left, update.version) },
       right.register(replay: false) { _, update in binding.heard(.right, update.version) },
     ]
-    binding.core.state.withLock { state in
-      // Binding here (busy since init): the start propagates from `left` first.
-      state.tokens = tokens
-      if state.pending == nil { state.pending = .left }
-    }
+    binding.core.started(tokens: tokens)
     schedulePoint("binding: registered, propagating the start")
     binding.work()
     return BindingDisposable(core: binding.core)
   }
 
+  @inlinable
   func heard(_ side: BindingCore.Side, _ version: UInt64) {
     if core.changed(side, version: version) { work() }
   }
 
   /// Propagates the pending side until none is left, holding `busy`.
+  @inlinable
   func work() {
     while let side = core.next() {
       guard let left, let right else {
@@ -165,7 +186,8 @@ final class PropertyBinding<A, B> {
     }
   }
 
-  private func propagate<X, Y>(
+  @inlinable
+  func propagate<X, Y>(
     from source: Property<X>, _ sourceSide: BindingCore.Side,
     to target: Property<Y>, _ targetSide: BindingCore.Side,
     _ transform: (X) -> Y
@@ -181,6 +203,7 @@ final class PropertyBinding<A, B> {
 extension Property {
   /// Sets `newValue` as ``value``'s setter does, if `claim`, called in the critical section
   /// with the version the set will have, agrees.
+  @inlinable
   func set(_ newValue: T, if claim: (UInt64) -> Bool) {
     let made = commit { state in
       claim(state.version + 1) ? state.replace(with: newValue) : nil
