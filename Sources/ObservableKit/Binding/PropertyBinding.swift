@@ -154,6 +154,11 @@ final class PropertyBinding<A, B> {
     _ left: Property<A>, _ right: Property<B>, map: @escaping (A) -> B, reverse: @escaping (B) -> A
   ) -> any Disposable {
     let binding = PropertyBinding(left, right, map: map, reverse: reverse)
+    // A property bound to itself would propagate its own sets forever: a defined no-op.
+    if left === (right as AnyObject) {
+      binding.core.dispose()
+      return BindingDisposable(core: binding.core)
+    }
     let tokens = [
       left.register(replay: false) { _, update in binding.heard(.left, update.version) },
       right.register(replay: false) { _, update in binding.heard(.right, update.version) },

@@ -76,6 +76,18 @@ struct BindingTests {
     for t in [disposable, tokenB1, tokenB2, tokenA, tokenB] { t.dispose() }
   }
 
+  @Test("Binding a property to itself is a no-op")
+  func selfBinding() {
+    let a = Property(1)
+    let (heard, token) = record(a)
+    let disposable = a.bind(to: a)
+    #expect(disposable.isDisposed)
+    a.value = 2
+    #expect(heard.value == [2])
+    #expect(a.observerCount == 1)
+    token.dispose()
+  }
+
   @Test("Disposing ends the propagation both ways")
   func dispose() {
     let a = Property(0), b = Property(0)
