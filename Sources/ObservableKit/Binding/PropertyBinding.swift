@@ -53,9 +53,14 @@ final class BindingCore: @unchecked Sendable {
   func changed(_ side: Side, version: UInt64) -> Bool {
     state.withLock { state in
       if state.disposed || version <= state.seen(side) { return false }
-      state.pending = side
-      if state.busy { return false }
+      if state.busy {
+        // Left for the propagating thread, which reads the side's current value.
+        state.pending = side
+        return false
+      }
+      // This thread propagates, starting with this very set.
       state.busy = true
+      state.setPropagated(side, version)
       return true
     }
   }
@@ -160,8 +165,8 @@ final class PropertyBinding<A, B> {
       return BindingDisposable(core: binding.core)
     }
     let tokens = [
-      left.register(replay: false) { _, update in binding.heard(.left, update.version) },
-      right.register(replay: false) { _, update in binding.heard(.right, update.version) },
+      left.register(replay: false) { _, update in binding.heardLeft(update) },
+      right.register(replay: false) { _, update in binding.heardRight(update) },
     ]
     binding.core.started(tokens: tokens)
     schedulePoint("binding: registered, propagating the start")
@@ -169,9 +174,33 @@ final class PropertyBinding<A, B> {
     return BindingDisposable(core: binding.core)
   }
 
+  /// A set of the left side: propagated at once with the set's own value when no other
+  /// thread propagates (the usual case: no second read of the side), then what is pending.
   @inlinable
-  func heard(_ side: BindingCore.Side, _ version: UInt64) {
-    if core.changed(side, version: version) { work() }
+  func heardLeft(_ update: PropertyUpdate<A>) {
+    guard core.changed(.left, version: update.version) else { return }
+    guard let right else { return core.dispose() }
+    send(map(update.value), to: right, .right)
+    work()
+  }
+
+  /// A set of the right side; see ``heardLeft(_:)``.
+  @inlinable
+  func heardRight(_ update: PropertyUpdate<B>) {
+    guard core.changed(.right, version: update.version) else { return }
+    guard let left else { return core.dispose() }
+    send(reverse(update.value), to: left, .left)
+    work()
+  }
+
+  /// Sets `target` to `value`, recording the version the set gives it (or not setting it,
+  /// once disposed) in its critical section. `dispose()` disposes the two registrations
+  /// after marking the binding disposed, and each takes its side's lock: a set that passed
+  /// the check has landed before `dispose()` returns.
+  @inlinable
+  func send<Y>(_ value: Y, to target: Property<Y>, _ targetSide: BindingCore.Side) {
+    schedulePoint("binding: setting the other side")
+    target.set(value) { version in core.wrote(targetSide, version: version) }
   }
 
   /// Propagates the pending side until none is left, holding `busy`.
@@ -199,9 +228,7 @@ final class PropertyBinding<A, B> {
   ) {
     let (value, version) = source.storage.withLock { ($0.state.value, $0.state.version) }
     guard core.claim(sourceSide, version: version) else { return }
-    let mapped = transform(value)
-    schedulePoint("binding: setting the other side")
-    target.set(mapped) { version in core.wrote(targetSide, version: version) }
+    send(transform(value), to: target, targetSide)
   }
 }
 
