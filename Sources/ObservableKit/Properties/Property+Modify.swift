@@ -20,6 +20,7 @@ extension Property {
         state.version == version ? state.replace(with: copy) : nil
       }
       if let published {
+        if let persistence { persistence.wrote(published.update) }
         withExtendedLifetime(self) {
           publish(published.update, from: published.snapshot, turnTaken: published.turnTaken)
         }

@@ -52,6 +52,8 @@ public final class Property<T>: PropertySource {
   @usableFromInline let storage: ObserverStorage<PropertyUpdate<T>, PropertyState<T>>
   /// Whether reads and sets are reported to Swift Observation.
   @usableFromInline let tracksObservation: Bool
+  /// The store every set writes through to, for a persisted property; nil otherwise.
+  @usableFromInline let persistence: PropertyPersistence<T>?
 
   /// Creates a property holding `initialValue`. Creating it notifies nobody.
   ///
@@ -66,6 +68,14 @@ public final class Property<T>: PropertySource {
   public init(_ initialValue: T, observationTracking: Bool = true) {
     storage = ObserverStorage(state: PropertyState(value: initialValue))
     tracksObservation = observationTracking
+    persistence = nil
+  }
+
+  /// A persisted property: every set writes through `persistence`.
+  init(_ initialValue: T, observationTracking: Bool, persistence: PropertyPersistence<T>) {
+    storage = ObserverStorage(state: PropertyState(value: initialValue))
+    tracksObservation = observationTracking
+    self.persistence = persistence
   }
 
   deinit {
@@ -147,6 +157,9 @@ public final class Property<T>: PropertySource {
       )
       // The old value leaves the lock inside the update, so its deinit runs outside.
       let set = commit { state in state.replace(with: newValue) }!
+      // A persisted property stores the value before any handler runs (one load and a
+      // branch for the others).
+      if let persistence { persistence.wrote(set.update) }
       // Alive until the pass ends, even inlined into a caller that drops its last reference
       // (a handler may release it). A closure around `publish` costs a call frame per set.
       defer { withExtendedLifetime(self) {} }

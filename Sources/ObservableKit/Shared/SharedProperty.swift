@@ -37,6 +37,11 @@ public final class SharedProperty<T: Sendable>: SharedPropertySource, @unchecked
     property = Property(initialValue, observationTracking: observationTracking)
   }
 
+  /// Wraps `property`, which this shared property then owns alone.
+  init(property: Property<T>) {
+    self.property = property
+  }
+
   /// The current value. Setting it notifies every observer, even if the value is equal.
   @inlinable
   public var value: T {

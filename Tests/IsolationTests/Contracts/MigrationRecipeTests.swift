@@ -1,3 +1,4 @@
+import Foundation
 import ObservableKit
 import Testing
 import TestSupport
@@ -135,6 +136,34 @@ struct MigrationRecipeTests {
     #expect(latestSquare.value == 16)
     #expect(mirror.value == 4)
     #expect(untilStop == [1, 2, 3])
+  }
+
+  @Test("Spellings: @AppStorage, two BehaviorRelays bound both ways, bind(to:) from a read-only property")
+  func persistedAndBound() {
+    let suite = "okit.migration.\(UInt64.random(in: 0...UInt64.max))"
+    let defaults = UserDefaults(suiteName: suite)!
+    defer { defaults.removePersistentDomain(forName: suite) }
+    // @AppStorage("count") var count = 0  →  @Property(storage: .userDefaults("count")) var count = 0
+    final class Counter {
+      @Property var count: Int
+      init(defaults: UserDefaults) { _count = Property(wrappedValue: 0, storage: .userDefaults("count", in: defaults)) }
+    }
+    let counter = Counter(defaults: defaults)
+    counter.count += 1
+    #expect(defaults.integer(forKey: "count") == 1)
+    #expect(Counter(defaults: defaults).count == 1)
+    // Two BehaviorRelays kept equal both ways  →  a.bind(to: b)
+    let a = Property("a"), b = Property("b")
+    let binding = a.bind(to: b)
+    b.value = "c"
+    #expect(a.value == "c")
+    binding.dispose()
+    // source.bind(to: relay), from a read-only property  →  readOnly.bind(to: property)
+    let total = Property(2), label = Property("")
+    let oneWay = total.map { "\($0)" }.bind(to: label)
+    total.value = 3
+    #expect(label.value == "3")
+    oneWay.dispose()
   }
 
   @Test("Recipe: Observable.create, Just, timeout")

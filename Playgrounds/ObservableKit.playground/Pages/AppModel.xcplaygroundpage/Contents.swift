@@ -12,6 +12,8 @@
  - the cart view observes the total with itself as the owner;
  - a receipt printer hears every added product on a queue of its own, and keeps its
    subscription in a `DisposeBag`.
+
+ [Next: persisted and bound state](@next)
  */
 import Foundation
 import Observable  // brings ObservableKit along

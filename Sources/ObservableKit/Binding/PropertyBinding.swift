@@ -1,0 +1,249 @@
+/// Keeps two properties equal (through a mapping): what ``Property/bind(to:)`` and
+/// ``SharedProperty/bind(to:)`` make.
+///
+/// How it avoids the three ways two-way bindings fail elsewhere:
+/// - No echo, by origin: the binding records, under its lock and inside the critical
+///   section of the property it sets, the version its set gives that property. Its handler
+///   on that property then recognizes the version as its own and does not send it back. Any
+///   other version, also one set by a handler during the propagation, is propagated: there
+///   is no "updating" flag that drops a set.
+/// - No deadlock: the binding's lock guards only versions and never surrounds a set or user
+///   code. One thread at a time propagates (the one holding `busy`); a change seen while
+///   another propagates is left for it as `pending`, the side changed last, which it
+///   propagates before letting go. So the last write wins on both sides.
+/// - No loop: a side's value is propagated only if its version is newer than both the one
+///   the binding wrote into it and the one it last propagated from it, so a lossy
+///   `map`/`reverse` pair never bounces.
+///
+/// Invariant where the lock is dropped (around each read of a side, the user's mapping, and
+/// each set): only the thread holding `busy` propagates, `written` and `propagated` only
+/// grow, and a set checks `disposed` in the same critical section that records its version,
+/// so no set of the binding lands after ``Disposable/dispose()`` has returned.
+@usableFromInline
+final class BindingCore: @unchecked Sendable {
+  // `state` (a `Locked`, its own mutex) guards every mutable member. No user closure here.
+  struct State {
+    var written: (UInt64, UInt64) = (0, 0)
+    var propagated: (UInt64, UInt64) = (0, 0)
+    var pending: Side?
+    var busy = true
+    var disposed = false
+    var tokens: [any Disposable] = []
+  }
+
+  @usableFromInline enum Side { case left, right }
+
+  let state = Locked(State())
+
+  @usableFromInline init() {}
+
+  /// Whether a change of `side` to `version` must be propagated; if so, and nobody is
+  /// propagating, this thread now is (true).
+  /// Keeps the registrations; the start (busy since init) propagates from the left side
+  /// first, unless a set of a side was seen meanwhile.
+  @usableFromInline
+  func started(tokens: [any Disposable]) {
+    state.withLock { state in
+      state.tokens = tokens
+      if state.pending == nil { state.pending = .left }
+    }
+  }
+
+  @usableFromInline
+  func changed(_ side: Side, version: UInt64) -> Bool {
+    state.withLock { state in
+      if state.disposed || version <= state.seen(side) { return false }
+      if state.busy {
+        // Left for the propagating thread, which reads the side's current value.
+        state.pending = side
+        return false
+      }
+      // This thread propagates, starting with this very set.
+      state.busy = true
+      state.setPropagated(side, version)
+      return true
+    }
+  }
+
+  /// The next side to propagate, or nil after letting go of `busy`.
+  @usableFromInline
+  func next() -> Side? {
+    state.withLock { state in
+      guard !state.disposed, let side = state.pending else {
+        state.busy = false
+        return nil
+      }
+      state.pending = nil
+      return side
+    }
+  }
+
+  /// Claims the propagation of `side` at `version`: false if it is not new, or disposed.
+  @usableFromInline
+  func claim(_ side: Side, version: UInt64) -> Bool {
+    state.withLock { state in
+      if state.disposed || version <= state.seen(side) { return false }
+      state.setPropagated(side, version)
+      return true
+    }
+  }
+
+  /// Records that the binding's set gives `side` `version`; false (the set is not made)
+  /// once disposed. Called inside the side's critical section.
+  @usableFromInline
+  func wrote(_ side: Side, version: UInt64) -> Bool {
+    state.withLock { state in
+      if state.disposed { return false }
+      state.setWritten(side, version)
+      return true
+    }
+  }
+
+  @usableFromInline
+  func dispose() {
+    let tokens = state.withLock { state -> [any Disposable] in
+      state.disposed = true
+      defer { state.tokens = [] }
+      return state.tokens
+    }
+    for token in tokens { token.dispose() }
+  }
+
+  @usableFromInline var isDisposed: Bool { state.withLock { $0.disposed } }
+}
+
+extension BindingCore.State {
+  func seen(_ side: BindingCore.Side) -> UInt64 {
+    side == .left ? max(written.0, propagated.0) : max(written.1, propagated.1)
+  }
+  mutating func setWritten(_ side: BindingCore.Side, _ version: UInt64) {
+    if side == .left { written.0 = max(written.0, version) } else { written.1 = max(written.1, version) }
+  }
+  mutating func setPropagated(_ side: BindingCore.Side, _ version: UInt64) {
+    if side == .left { propagated.0 = max(propagated.0, version) } else { propagated.1 = max(propagated.1, version) }
+  }
+}
+
+/// What ends a binding: the core, which holds the two registrations.
+@usableFromInline
+struct BindingDisposable: Disposable {
+  @usableFromInline let core: BindingCore
+  @inlinable init(core: BindingCore) { self.core = core }
+  @usableFromInline func dispose() { core.dispose() }
+  @usableFromInline var isDisposed: Bool { core.isDisposed }
+}
+
+/// The propagating half of a binding: the sides, held weakly, and the mappings. Each side's
+/// registration holds it; it is not Sendable. A binding of ``SharedProperty`` values makes
+/// it with `@Sendable` mappings only, so its handlers may run on any thread.
+@usableFromInline
+final class PropertyBinding<A, B> {
+  @usableFromInline let core = BindingCore()
+  @usableFromInline weak var left: Property<A>?
+  @usableFromInline weak var right: Property<B>?
+  @usableFromInline let map: (A) -> B
+  @usableFromInline let reverse: (B) -> A
+
+  @inlinable
+  init(_ left: Property<A>, _ right: Property<B>, map: @escaping (A) -> B, reverse: @escaping (B) -> A) {
+    self.left = left
+    self.right = right
+    self.map = map
+    self.reverse = reverse
+  }
+
+  /// Registers on both sides, then makes `right` take `left`'s value (mapped), and returns
+  /// what ends the binding.
+  @inlinable
+  static func start(
+    _ left: Property<A>, _ right: Property<B>, map: @escaping (A) -> B, reverse: @escaping (B) -> A
+  ) -> any Disposable {
+    let binding = PropertyBinding(left, right, map: map, reverse: reverse)
+    // A property bound to itself would propagate its own sets forever: a defined no-op.
+    if left === (right as AnyObject) {
+      binding.core.dispose()
+      return BindingDisposable(core: binding.core)
+    }
+    let tokens = [
+      left.register(replay: false) { _, update in binding.heardLeft(update) },
+      right.register(replay: false) { _, update in binding.heardRight(update) },
+    ]
+    binding.core.started(tokens: tokens)
+    schedulePoint("binding: registered, propagating the start")
+    binding.work()
+    return BindingDisposable(core: binding.core)
+  }
+
+  /// A set of the left side: propagated at once with the set's own value when no other
+  /// thread propagates (the usual case: no second read of the side), then what is pending.
+  @inlinable
+  func heardLeft(_ update: PropertyUpdate<A>) {
+    guard core.changed(.left, version: update.version) else { return }
+    guard let right else { return core.dispose() }
+    send(map(update.value), to: right, .right)
+    work()
+  }
+
+  /// A set of the right side; see ``heardLeft(_:)``.
+  @inlinable
+  func heardRight(_ update: PropertyUpdate<B>) {
+    guard core.changed(.right, version: update.version) else { return }
+    guard let left else { return core.dispose() }
+    send(reverse(update.value), to: left, .left)
+    work()
+  }
+
+  /// Sets `target` to `value`, recording the version the set gives it (or not setting it,
+  /// once disposed) in its critical section. `dispose()` disposes the two registrations
+  /// after marking the binding disposed, and each takes its side's lock: a set that passed
+  /// the check has landed before `dispose()` returns.
+  @inlinable
+  func send<Y>(_ value: Y, to target: Property<Y>, _ targetSide: BindingCore.Side) {
+    schedulePoint("binding: setting the other side")
+    target.set(value) { version in core.wrote(targetSide, version: version) }
+  }
+
+  /// Propagates the pending side until none is left, holding `busy`.
+  @inlinable
+  func work() {
+    while let side = core.next() {
+      guard let left, let right else {
+        // One side has gone: the binding ends.
+        core.dispose()
+        return
+      }
+      if side == .left {
+        propagate(from: left, .left, to: right, .right, map)
+      } else {
+        propagate(from: right, .right, to: left, .left, reverse)
+      }
+    }
+  }
+
+  @inlinable
+  func propagate<X, Y>(
+    from source: Property<X>, _ sourceSide: BindingCore.Side,
+    to target: Property<Y>, _ targetSide: BindingCore.Side,
+    _ transform: (X) -> Y
+  ) {
+    let (value, version) = source.storage.withLock { ($0.state.value, $0.state.version) }
+    guard core.claim(sourceSide, version: version) else { return }
+    send(transform(value), to: target, targetSide)
+  }
+}
+
+extension Property {
+  /// Sets `newValue` as ``value``'s setter does, if `claim`, called in the critical section
+  /// with the version the set will have, agrees.
+  @inlinable
+  func set(_ newValue: T, if claim: (UInt64) -> Bool) {
+    let made = commit { state in
+      claim(state.version + 1) ? state.replace(with: newValue) : nil
+    }
+    guard let made else { return }
+    if let persistence { persistence.wrote(made.update) }
+    withExtendedLifetime(self) {
+      publish(made.update, from: made.snapshot, turnTaken: made.turnTaken)
+    }
+  }
+}
