@@ -15,6 +15,9 @@
 # `@available` naming every platform whose floor is below the API's, or when it sits in the
 # body of `if #available(…)` or after `guard #available(…) else { … }` in the same block.
 # The floors are read from the nearest Package.swift (the package's own, or Consumers').
+# It also knows this tree's own fenced declarations: a function or type declared under an
+# `@available` of its own (a test's helper, a fenced model) is a versioned API too, wherever
+# it is used (an initializer is not tracked: a fenced `init` is seen only through its type).
 #
 # What it does not do: resolve names. A use through a type alias, or a member of an inferred
 # type (`clock.now` where `clock` is a parameter), is found only where the type is named,
@@ -133,8 +136,12 @@ def merge(a, b):
 TOKEN = re.compile(r"@available\s*\((?P<aa>[^)]*)\)|#available\s*\((?P<ca>[^)]*)\)|#unavailable\s*\([^)]*\)"
                    r"|@?[A-Za-z_][A-Za-z0-9_]*|[{}()\[\]]|\.")
 
-def fences_by_token(code):
-    """For each token, the availability context that holds there: (offsets, contexts)."""
+NAMED = {"func", "class", "struct", "enum", "actor", "protocol", "typealias"}
+
+def fences_by_token(code, decls=None):
+    """For each token, the availability context that holds there: (offsets, contexts).
+    Appends to `decls` each named declaration (name, context, whether its fence is its own:
+    a top-level declaration, or a member with an `@available` of its own)."""
     offsets, contexts = [], []
     scopes = [{"fence": {}, "paren": 0, "guard": None}]
     attr = None    # a pending @available: fence, depth, paren, introducer seen
@@ -176,6 +183,9 @@ def fences_by_token(code):
         if cond and cond["depth"] == depth:
             effective = merge(effective, cond["fence"])
         offsets.append(m.start()); contexts.append(effective)
+        if decls is not None and prev in NAMED and re.match(r"[A-Za-z_]", tok) and tok not in INTRODUCERS:
+            own = depth == 1 or bool(attr and attr["depth"] == depth)
+            decls.append((tok, effective, own))
 
         if tok in "{}":
             run_start = None
@@ -229,13 +239,38 @@ def floors_for(path):
 def fmt(ver):
     return f"{ver[0]}" if ver[1] == 0 else f"{ver[0]}.{ver[1]}"
 
-def scan_file(path, floors=None):
+def exceeds(context, floors):
+    return any(ver > floors.get(p, (0, 0)) for p, ver in context.items() if p in floors)
+
+def fenced_names(paths, floors=None):
+    """This tree's own declarations that only exist under a fence (a test's helper marked
+    `@available`, a fenced top-level type): name -> the least fence any declaration of the
+    name has. A name also declared without a fence (an overload) is left out."""
+    fenced, unfenced = {}, set()
+    for path in paths:
+        decls = []
+        fences_by_token(blank(open(path, encoding="utf-8").read()), decls)
+        fl = floors or floors_for(path)
+        for name, context, own in decls:
+            if not exceeds(context, fl):
+                unfenced.add(name)
+            elif own:
+                prior = fenced.get(name)
+                fenced[name] = dict(context) if prior is None else {
+                    p: min(prior[p], context[p]) for p in prior if p in context}
+    return {name: fence for name, fence in fenced.items() if name not in unfenced and fence}
+
+def scan_file(path, floors=None, names=None):
     text = open(path, encoding="utf-8").read()
     code = blank(text)
     floors = floors or floors_for(path)
     offsets, contexts = fences_by_token(code)
     findings = []
-    for what, req, pattern in APIS:
+    apis = list(APIS)
+    for name, fence in (names or {}).items():
+        req = {p: fence.get(p, (0, 0)) for p in PLATFORMS}
+        apis.append((f"{name} (declared here under @available)", req, re.compile(rf"(?<![.\w]){re.escape(name)}\b(?!\s*:|[ \t]+[A-Za-z_]\w*\s*:)")))
+    for what, req, pattern in apis:
         for m in pattern.finditer(code):
             k = bisect.bisect_right(offsets, m.start()) - 1
             context = contexts[k] if k >= 0 else {}
@@ -374,6 +409,17 @@ func limitedAndFenced() {}
 @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
 final class FencedAfterItsMacro { var value = 0 }
 
+@available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
+func fencedHelper() -> Int { 0 }
+@available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
+final class FencedFixture {}
+func usesHelpers(fencedHelper label: Int) {  // a label is not a use
+  _ = fencedHelper()  // EXPECT (a helper this tree declares under @available)
+  _ = FencedFixture()  // EXPECT
+}
+@available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
+func usesHelpersFenced() { _ = fencedHelper(); _ = FencedFixture() }
+
 @available(iOS, unavailable)
 @available(macOS 13.0, tvOS 16.0, watchOS 9.0, *)
 func notOnIOS() { _ = ContinuousClock() }
@@ -388,7 +434,7 @@ def self_test():
         with open(fixture, "w") as f:
             f.write(SELF_TEST)
         expected = {i + 1 for i, line in enumerate(SELF_TEST.splitlines()) if "// EXPECT" in line}
-        found = {line for _, line, _, _ in scan_file(fixture, floors)}
+        found = {line for _, line, _, _ in scan_file(fixture, floors, fenced_names([fixture], floors))}
         for line in sorted(expected - found):
             print(f"self-test: missed the unfenced use at fixture line {line}: {SELF_TEST.splitlines()[line-1].strip()}", file=sys.stderr)
             ok = False
@@ -426,7 +472,8 @@ args = sys.argv[1:]
 if args == ["--self-test"]:
     sys.exit(0 if self_test() else 1)
 files = args or list(swift_files(["Sources", "Tests", "Consumers", "Playgrounds"]))
-findings = [f for path in files for f in scan_file(path)]
+names = fenced_names(list(swift_files(["Sources", "Tests", "Consumers", "Playgrounds"])))
+findings = [f for path in files for f in scan_file(path, names=names)]
 report(findings)
 if findings:
     print(f"check-availability: {len(findings)} unfenced use(s) of APIs newer than the floor in {len(files)} files", file=sys.stderr)

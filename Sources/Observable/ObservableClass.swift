@@ -60,7 +60,7 @@ open class ObservableClass: Observable {
   /// The list, for the package's tests.
   package var observerList: AnyObject { observers }
 
-  /// The publisher that `objectWillChange.send()` and ``notifyChange()`` send through, one per
+  /// The publisher that `objectWillChange.send()` and `notifyChange()` send through, one per
   /// instance, for the instance's life.
   ///
   /// Where Combine exists it is Combine's `ObservableObjectPublisher` and fulfils
@@ -69,9 +69,9 @@ open class ObservableClass: Observable {
   /// a new publisher on every access, so a send would reach no subscriber and SwiftUI would
   /// not refresh. A consequence: a subclass's `@Published` fields do not send through this
   /// publisher by themselves; call `objectWillChange.send()` in their `willSet`, or
-  /// ``notifyChange()``, as for any other field.
+  /// `notifyChange()`, as for any other field.
   ///
-  /// Elsewhere it is ObservableKit's stand-in, ``ObservableObjectPublisher``, whose `send()`
+  /// Elsewhere it is ObservableKit's stand-in, `ObservableObjectPublisher`, whose `send()`
   /// calls its handlers synchronously on the calling thread.
   public let objectWillChange = ObservableObjectPublisher()
 

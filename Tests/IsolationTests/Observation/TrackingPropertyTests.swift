@@ -46,6 +46,7 @@ struct TrackingPropertyTests {
   }
 
   @Test("Contract: a change recomputes on the main actor after the change lands; one turn's changes come as one value")
+  @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
   func recomputesAfterTheChangeCoalescingOneTurn() async {
     let person = Person()
     let model = ProfileViewModel(person: person)
@@ -183,6 +184,7 @@ struct TrackingPropertyTests {
   }
 
   @Test("Contract: the view model shape releases the model and the view model when the bag goes")
+  @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
   func viewModelLeak() {
     weak var releasedPerson: Person?
     weak var releasedModel: ProfileViewModel?

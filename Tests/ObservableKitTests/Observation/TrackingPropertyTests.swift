@@ -82,6 +82,7 @@ actor TrackingBoardWithBag {
 @Suite("Tracking property")
 struct TrackingPropertyContractTests {
   @Test("Contract: made inside an actor, it recomputes and notifies on that actor, in order")
+  @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
   func insideAnActor() async {
     let board = TrackingScoreboard()
     await board.start()
@@ -96,6 +97,7 @@ struct TrackingPropertyContractTests {
   }
 
   @Test("Contract: an actor that keeps the property and a bag deinitializes; its model and the tracking go with it")
+  @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
   func actorOwnerDeinitializes() async {
     weak var releasedBoard: TrackingBoardWithBag?
     weak var releasedGame: TrackedGame?
