@@ -136,7 +136,7 @@ struct MainActorConformanceTests {
     withExtendedLifetime(marked) {}
   }
 
-  @Test("An observer that does not conform on the main actor either costs one retry per type, not one per pass")
+  @Test("An observer that does not conform on the main actor either costs at most one retry per type, not one per pass")
   func nonConformingTypeRetriedOnce() async {
     MainActorConformances.forget()
     let retries = Guarded(0)
@@ -149,7 +149,10 @@ struct MainActorConformanceTests {
         }
       }
     }
-    #expect(retries.value == 1)
+    // Before 26 the pass does not retry an unmarked observer; the simulation casts once
+    // more on the main actor, to name the type if it conforms there.
+    let expected = MainActorConformances.castsIgnoreIsolation && !MainActorConformances.simulatesRuntimeBefore26 ? 0 : 1
+    #expect(retries.value == expected)
   }
 
   @Test("On the main actor a failed cast is final: no retry")
