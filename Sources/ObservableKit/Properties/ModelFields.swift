@@ -11,8 +11,10 @@
 /// optional (`Property<…>?`, a `lazy var`'s storage), held strongly. Its value is then read at
 /// the field's offset.
 ///
-/// The layouts read here are Swift's stable ABI (docs/ABI/TypeMetadata.rst, `Metadata.h`):
-/// class metadata, class context descriptor, field descriptor. Anything unexpected (not a
+/// The layouts read here are Swift's stable ABI: class metadata and the class context
+/// descriptor (`TargetClassMetadata`, `TargetClassDescriptor` in the compiler's
+/// `include/swift/ABI/Metadata.h`), and the field descriptor and its records
+/// (`FieldDescriptor`, `FieldRecord` in `include/swift/RemoteInspection/Records.h`). Anything unexpected (not a
 /// class descriptor, a resilient superclass, a field count that disagrees) returns nil, and
 /// the caller falls back to `Mirror`.
 enum ModelFields {
@@ -37,9 +39,13 @@ enum ModelFields {
     var perClass: [[(name: String, property: AnyObject)]] = []
     var current: AnyClass? = type(of: object)
     while let type = current {
-      // A class with no Swift descriptor (an Objective-C root such as NSObject) has no
-      // Swift fields.
-      guard let descriptor = descriptor(of: type) else { break }
+      // A class with no Swift descriptor has no Swift fields of its own: an Objective-C class
+      // (NSObject), or an artificial subclass the Objective-C runtime made (key-value
+      // observing's); its superclasses may have some.
+      guard let descriptor = descriptor(of: type) else {
+        current = _getSuperclass(type)
+        continue
+      }
       let flags = descriptor.load(as: UInt32.self)
       // Kind 16 is a class; kind-specific flag 13 is a resilient superclass, whose field
       // offset vector starts at a place only the runtime knows.
