@@ -98,6 +98,10 @@ struct MainActorConformanceTests {
       // runtime that refuses the cast, skips it (and reports its type). Never on the main actor.
       #expect(log.value.filter { !$0.hasPrefix("isolated") } == ["first 10", "last 10", "first 50", "last 50"])
       #expect(!log.value.contains { $0.hasSuffix("on main") })
+      // The simulation names the type on standard error, the diagnostic that finds the
+      // classes to mark.
+      #expect(MainActorConformances.wasReported(MainActorProgressView.self, for: (any ProgressObserver).self)
+        == MainActorConformances.simulatesRuntimeBefore26)
     } else {
       #expect(log.value == ["first 10", "isolated 10 on main", "last 10", "first 50", "isolated 50 on main", "last 50"])
     }

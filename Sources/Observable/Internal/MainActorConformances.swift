@@ -210,6 +210,12 @@ package enum MainActorConformances {
     }
   }
 
+  /// Whether the simulated old runtime has reported `observer` for `protocolType`, for the
+  /// tests.
+  package static func wasReported(_ observer: AnyObject.Type, for protocolType: Any.Type) -> Bool {
+    reported.contains(Pair(observer: ObjectIdentifier(observer), protocolType: ObjectIdentifier(protocolType)))
+  }
+
   /// Forgets what the retries learnt, for the tests.
   package static func forget() {
     refused.removeAll()
