@@ -269,7 +269,7 @@ def scan_file(path, floors=None, names=None):
     apis = list(APIS)
     for name, fence in (names or {}).items():
         req = {p: fence.get(p, (0, 0)) for p in PLATFORMS}
-        apis.append((f"{name} (declared here under @available)", req, re.compile(rf"(?<![.\w]){re.escape(name)}\b(?!\s*:|[ \t]+[A-Za-z_]\w*\s*:)")))
+        apis.append((f"{name} (declared here under @available)", req, re.compile(rf"(?<![\w.])(?:[A-Z]\w*\s*\.\s*)*{re.escape(name)}\b(?!\s*:|[ \t]+[A-Za-z_]\w*\s*:)")))
     for what, req, pattern in apis:
         for m in pattern.finditer(code):
             k = bisect.bisect_right(offsets, m.start()) - 1
@@ -416,6 +416,11 @@ final class FencedFixture {}
 func usesHelpers(fencedHelper label: Int) {  // a label is not a use
   _ = fencedHelper()  // EXPECT (a helper this tree declares under @available)
   _ = FencedFixture()  // EXPECT
+  _ = Fixture.FencedNested()  // EXPECT (qualified)
+}
+enum Fixture {
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
+  final class FencedNested {}
 }
 @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
 func usesHelpersFenced() { _ = fencedHelper(); _ = FencedFixture() }
