@@ -3,7 +3,9 @@ import PackageDescription
 
 let package = Package(
   name: "ObservableKit",
-  platforms: [.macOS(.v10_15), .iOS(.v13), .tvOS(.v13), .watchOS(.v6)],
+  // The oldest deployment targets Xcode 26 supports (README, Platforms). APIs newer than these
+  // are fenced with @available or #available: scripts/check-availability.sh checks.
+  platforms: [.macOS(.v11), .iOS(.v15), .tvOS(.v15), .watchOS(.v8), .visionOS(.v1)],
   products: [
     .library(name: "ObservableKit", targets: ["ObservableKit"]),
     .library(name: "Observable", targets: ["Observable"]),
@@ -12,7 +14,7 @@ let package = Package(
   ],
   targets: [
     // The lock, the atomic epoch and the thread-local delivery frame, in C so that they
-    // work on every OS version the package supports (Synchronization needs macOS 15).
+    // work on every OS version the package supports (Synchronization needs macOS 15, iOS 18).
     .target(name: "ObservableKitShims"),
     .target(
       name: "ObservableKit",
@@ -25,7 +27,10 @@ let package = Package(
     // The testing kit: imports neither Testing nor XCTest, so it serves both.
     .target(name: "ObservableKitTesting", dependencies: ["ObservableKit"]),
     // Helpers the test targets share: locked values, logs, thread races with a watchdog,
-    // a lifetime tracker, a seeded generator, and the schedule explorer.
+    // a lifetime tracker, a seeded generator, and the schedule explorer. A regular target at
+    // the package's floors, which are at or above Swift Testing's (macOS 10.15, iOS 13,
+    // tvOS 13, watchOS 6, visionOS 1); its files that use Testing are gated on
+    // canImport(Testing), for a build of every target without the testing search paths.
     .target(name: "TestSupport", dependencies: ["ObservableKit"], path: "Tests/TestSupport"),
     // The contract tests, the stress matrix and the model-based test share confined types
     // across threads on purpose, as Swift 5-mode code may: Swift 6 rightly refuses that, so

@@ -10,7 +10,7 @@ let observable: Target.Dependency = .product(name: "Observable", package: "Obser
 
 let package = Package(
   name: "Consumers",
-  platforms: [.macOS(.v13), .iOS(.v16)],
+  platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
   dependencies: [.package(name: "ObservableKit", path: "..")],
   targets: [
     // Plain nonisolated code: confined events and properties, called synchronously.

@@ -12,7 +12,8 @@
 # signatures of Apple's SDK (README.md there says how faithful that is). Built as modules
 # named Combine and ObjectiveC and put on the import path, they make `canImport(Combine)` and
 # `canImport(ObjectiveC)` true, and the real sources of both library modules are compiled
-# against them in Swift 6 mode, warnings as errors. Nothing is linked or run.
+# against them in Swift 6 mode, warnings as errors. Then the Combine branch is linked with the
+# stand-in and a small program run against it (see the end of this script).
 # On macOS, where the real modules exist, the build itself checks these branches: the script
 # says so and exits.
 set -euo pipefail
@@ -68,4 +69,30 @@ echo "Type-checking Observable with canImport(Combine)"
 swiftc "${common[@]}" -D DEBUG -emit-module -module-name Observable \
   -emit-module-path "$out/modules/Observable.swiftmodule" $(sources Sources/Observable)
 
-echo "check-apple-branches.sh: the canImport(ObjectiveC) and canImport(Combine) branches and the C shims' Apple branches type-check against the stand-ins"
+# Built and run: Sources/Observable's Combine branch, linked with the stand-in Combine (whose
+# ObservableObjectPublisher delivers, and whose default objectWillChange is a new publisher
+# per access, as Combine's is for a class that stores none), and a program that subscribes to
+# an ObservableClass's objectWillChange (scripts/apple-stand-ins/programs/ObjectWillChange.swift).
+echo "Running a program against the stand-in Combine: objectWillChange.send() and notifyChange() reach a subscriber"
+run="$out/run"
+mkdir -p "$run/modules"
+cp "$out/modules/module.modulemap" "$run/modules/"
+clang -std=gnu11 -c -I Sources/ObservableKitShims/include Sources/ObservableKitShims/shims.c -o "$run/shims.o"
+runflags=(-swift-version 6 -warnings-as-errors -parse-as-library -package-name observablekit
+  -module-cache-path "$out/module-cache" -I "$run/modules" -D DEBUG)
+build_object() {  # module name, sources...
+  local module=$1; shift
+  swiftc "${runflags[@]}" -wmo -c -module-name "$module" -emit-module \
+    -emit-module-path "$run/modules/$module.swiftmodule" -o "$run/$module.o" "$@"
+}
+build_object Combine scripts/apple-stand-ins/Combine.swift
+# shellcheck disable=SC2046
+build_object ObservableKit -D OBSERVABLEKIT_SCHEDULE_POINTS $(sources Sources/ObservableKit)
+# shellcheck disable=SC2046
+build_object Observable $(sources Sources/Observable)
+swiftc -swift-version 6 -warnings-as-errors -module-cache-path "$out/module-cache" -I "$run/modules" \
+  -module-name ObjectWillChange scripts/apple-stand-ins/programs/ObjectWillChange.swift \
+  "$run/Combine.o" "$run/ObservableKit.o" "$run/Observable.o" "$run/shims.o" -o "$run/object-will-change"
+"$run/object-will-change"
+
+echo "check-apple-branches.sh: the canImport(ObjectiveC) and canImport(Combine) branches and the C shims' Apple branches type-check against the stand-ins, and the Combine branch's objectWillChange reaches a subscriber"

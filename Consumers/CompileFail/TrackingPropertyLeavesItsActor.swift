@@ -4,7 +4,7 @@
 import Observation
 import ObservableKit
 
-@available(macOS 14.0, iOS 17.0, *)
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
 @MainActor @Observable final class Person {
   var name = "Ada"
 }
@@ -15,7 +15,7 @@ actor Logger {
   }
 }
 
-@available(macOS 14.0, iOS 17.0, *)
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
 @MainActor func share(person: Person, logger: Logger) async {
   let name = ReadOnlyProperty(tracking: { person.name })
   Task.detached { print(name.value) }  // expected: data race

@@ -46,9 +46,11 @@ import Combine
 /// @unchecked Sendable { … }`.
 ///
 /// ## SwiftUI
-/// Where Combine exists the class is an `ObservableObject`; call `objectWillChange.send()`
-/// yourself, or `notifyChange()` from any thread. On other platforms
-/// `objectWillChange` is an `ObservableObjectPublisher` stand-in with the same `send()`.
+/// Where Combine exists the class is an `ObservableObject` with a stored `objectWillChange`;
+/// call `objectWillChange.send()` yourself, or `notifyChange()` from any thread. `@Published`
+/// fields of a subclass do not send it by themselves (see ``objectWillChange``). On other
+/// platforms `objectWillChange` is an `ObservableObjectPublisher` stand-in with the same
+/// `send()`.
 open class ObservableClass: Observable {
   /// Every registration, plain and keyed (see ObserverLists.swift): a
   /// `KeyedWeakObserverList<AnyObject, TKey>` for a keyed class, a
@@ -58,14 +60,20 @@ open class ObservableClass: Observable {
   /// The list, for the package's tests.
   package var observerList: AnyObject { observers }
 
-  #if !canImport(Combine)
-  /// Stands in for `ObservableObject.objectWillChange` where Combine does not exist, so that
-  /// `objectWillChange.send()` compiles on every platform.
+  /// The publisher that `objectWillChange.send()` and `notifyChange()` send through, one per
+  /// instance, for the instance's life.
   ///
-  /// `send()` calls the publisher's handlers synchronously on the calling thread; see
-  /// ``ObservableObjectPublisher``.
+  /// Where Combine exists it is Combine's `ObservableObjectPublisher` and fulfils
+  /// `ObservableObject`. It is stored, not left to Combine's synthesized default: that default
+  /// keeps its publisher in the storage of a `@Published` field, and a class without one gets
+  /// a new publisher on every access, so a send would reach no subscriber and SwiftUI would
+  /// not refresh. A consequence: a subclass's `@Published` fields do not send through this
+  /// publisher by themselves; call `objectWillChange.send()` in their `willSet`, or
+  /// `notifyChange()`, as for any other field.
+  ///
+  /// Elsewhere it is ObservableKit's stand-in, `ObservableObjectPublisher`, whose `send()`
+  /// calls its handlers synchronously on the calling thread.
   public let objectWillChange = ObservableObjectPublisher()
-  #endif
 
   /// Creates an observable with no observers.
   public init() {
@@ -111,7 +119,7 @@ open class ObservableClass: Observable {
     // keyed class's plain pass still takes). The two closures are the same on purpose.
     if let unkeyed = observers as? WeakObserverList<AnyObject> {
       unkeyed.forEach { object in
-        if let observer = object as? TObservationProtocol {
+        if let observer = object as? TObservationProtocol, !mustCallOnMainActor(object) {
           code(observer)
         } else {
           callIfIsolatedToMainActor(object, code)
@@ -119,7 +127,7 @@ open class ObservableClass: Observable {
       }
     } else {
       observers.forEachInAnyList { object in
-        if let observer = object as? TObservationProtocol {
+        if let observer = object as? TObservationProtocol, !mustCallOnMainActor(object) {
           code(observer)
         } else {
           callIfIsolatedToMainActor(object, code)

@@ -8,6 +8,7 @@ private final class IndexLog {
 }
 
 /// An actor that keeps its own debounced subscription, as a model keeps its bag.
+@available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
 private actor Indexer {
   let query = Property("")
   let bag = DisposeBag()

@@ -75,4 +75,25 @@ struct ObjectWillChangeTests {
   #endif
 }
 
+#else
+import Combine
+
+/// Combine's publisher, stored by the class (scripts/check-apple-branches.sh runs the same
+/// checks on Linux against a stand-in Combine).
+@Suite("objectWillChange and notifyChange()")
+@MainActor
+struct ObjectWillChangeTests {
+  @Test("objectWillChange is one stored publisher, whose send() and notifyChange() reach a subscriber")
+  func storedPublisherReachesSubscriber() async {
+    let observable = ObservableClass()
+    #expect(observable.objectWillChange === observable.objectWillChange)
+    var sends = 0
+    let subscription = observable.objectWillChange.sink { sends += 1 }
+    observable.objectWillChange.send()
+    #expect(sends == 1)
+    await observable.notifyChange()
+    #expect(sends == 2)
+    subscription.cancel()
+  }
+}
 #endif

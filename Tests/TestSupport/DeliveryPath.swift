@@ -1,3 +1,7 @@
+// Gated on Testing: TestSupport is a regular target, which a build of every target for a
+// device (xcodebuild build) compiles without the testing frameworks' search paths; the
+// test targets, which use these helpers, always have Testing.
+#if canImport(Testing)
 import Foundation
 import Testing
 
@@ -23,3 +27,4 @@ public enum DeliveryPath {
   /// The reason shown for a test that pins the rule before the 26 releases.
   public static let before26Only: Comment = "pins the delivery rule before the 26 releases"
 }
+#endif

@@ -1,3 +1,7 @@
+// Gated on Testing: TestSupport is a regular target, which a build of every target for a
+// device (xcodebuild build) compiles without the testing frameworks' search paths; the
+// test targets, which use these helpers, always have Testing.
+#if canImport(Testing)
 import Foundation
 import Testing
 
@@ -126,3 +130,4 @@ public final class ScheduleExplorer: @unchecked Sendable {
     condition.unlock()
   }
 }
+#endif

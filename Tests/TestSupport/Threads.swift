@@ -1,3 +1,7 @@
+// Gated on Testing: TestSupport is a regular target, which a build of every target for a
+// device (xcodebuild build) compiles without the testing frameworks' search paths; the
+// test targets, which use these helpers, always have Testing.
+#if canImport(Testing)
 import Foundation
 import Testing
 
@@ -103,3 +107,4 @@ public func withWatchdogSharing<Shared>(
   }
   holder.value = nil
 }
+#endif

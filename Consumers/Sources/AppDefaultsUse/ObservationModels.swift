@@ -7,7 +7,7 @@ import ObservableKit
 
 /// A model as apps write them now. `@Property` under `@Observable` needs
 /// `@ObservationIgnored`; the property still reports its reads to Observation.
-@available(macOS 14.0, iOS 17.0, *)
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
 @Observable final class Person {
   var first = "Ada"
   var last = "Lovelace"
@@ -15,7 +15,7 @@ import ObservableKit
 }
 
 /// A view model with a property computed from the model's Observation-tracked reads.
-@available(macOS 14.0, iOS 17.0, *)
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
 final class ProfileViewModel {
   let fullName: ReadOnlyProperty<String>
   let summary: ReadOnlyProperty<String>
@@ -51,7 +51,7 @@ final class RowsViewModel {
 }
 
 func observationModels() async {
-  if #available(macOS 14.0, iOS 17.0, *) {
+  if #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) {
     let person = Person()
     let profile = ProfileViewModel(person: person)
     print("profile at once: \(profile.fullName.value) | \(profile.titles) | \(profile.summaries)")
@@ -72,7 +72,7 @@ func observationModels() async {
   print("rows: \(rows.rows)")
 }
 
-@available(macOS 14.0, iOS 17.0, *)
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
 extension ProfileViewModel {
   /// Waits, a bounded number of turns of the main actor, until `condition` holds.
   func waitUntil(_ condition: () -> Bool) async {

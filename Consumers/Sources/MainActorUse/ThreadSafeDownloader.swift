@@ -4,7 +4,10 @@ import Observable
 // Flowduino-style protocol observers, as a new app writes them (a user's report, with
 // the downloader renamed: SharedHub.swift has a `Downloader` actor). In a module whose
 // default isolation is the main actor, the protocol and the thread-safe class must say
-// `nonisolated`; the view stays on the main actor, and so does its conformance.
+// `nonisolated`; the view stays on the main actor, and so does its conformance. It adopts
+// MainActorObserver, as an app that deploys below the 26 releases does: runtimes before them
+// do not check isolated conformances, and the marker has every runtime call it on the main
+// actor.
 
 nonisolated protocol DownloadObserver: AnyObject { func progressChanged(to percent: Int) }
 
@@ -12,7 +15,7 @@ nonisolated final class FileDownloader: ObservableThreadSafeClass, @unchecked Se
   func report(_ p: Int) { withObservers { (o: DownloadObserver) in o.progressChanged(to: p) } }
 }
 
-@MainActor final class ProgressView: @MainActor DownloadObserver {
+@MainActor final class ProgressView: @MainActor DownloadObserver, MainActorObserver {
   var shown: [Int] = []
   // `@MainActor` here too: a conformance to a `nonisolated` protocol declared on the class
   // would otherwise make the method nonisolated (the app-defaults module infers it).

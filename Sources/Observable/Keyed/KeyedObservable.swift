@@ -257,7 +257,7 @@ extension KeyedObservable where Self: ObservableClass {
     _ code: (_ key: TKey, _ observer: TObservationProtocol) -> Void
   ) {
     keyedObservers.forEach(for: key) { object in
-      if let observer = object as? TObservationProtocol {
+      if let observer = object as? TObservationProtocol, !mustCallOnMainActor(object) {
         code(key, observer)
       } else {
         callIfIsolatedToMainActor(object) { code(key, $0) }

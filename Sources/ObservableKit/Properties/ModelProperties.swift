@@ -17,7 +17,20 @@ enum ModelProperties {
   /// is dropped. `lazy var stats = Property(0)` is stored as an optional named
   /// `$__lazy_storage_$_stats`: the prefix is dropped, and it is found once it has been made
   /// (a lazy property not yet read holds nil).
+  ///
+  /// Found from the type descriptors (``ModelFields``), which resolve the type of no other
+  /// field; `Mirror`, which resolves every field's type, only if those are not as expected.
   static func properties(of model: AnyObject) -> [(name: String, property: any ModelProperty)] {
+    if let fields = ModelFields.properties(of: model) {
+      return fields.compactMap { name, object in
+        (object as? any ModelProperty).map { (declaredName(name), $0) }
+      }
+    }
+    return reflectedProperties(of: model)
+  }
+
+  /// The same, by `Mirror`.
+  static func reflectedProperties(of model: AnyObject) -> [(name: String, property: any ModelProperty)] {
     var mirrors = [Mirror]()
     var mirror: Mirror? = Mirror(reflecting: model)
     while let current = mirror {

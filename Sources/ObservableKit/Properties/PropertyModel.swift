@@ -25,9 +25,13 @@ extension PropertyModel {
   /// `let score = Property(0)` and for `lazy var score = Property(0)`. A `lazy` property
   /// is found only if it has been made (read once) when this member is read.
   ///
-  /// Observing it observes each of the model's properties, found by reflection when this
-  /// member is read: the properties of the class and of its superclasses, in declaration
-  /// order, superclasses first. A handler runs where and when the property's own handlers
+  /// Observing it observes each of the model's properties, found when this member is read:
+  /// the stored properties of the class and of its superclasses whose type is `Property<…>`
+  /// or `Property<…>?`, held strongly, in declaration order, superclasses first. They are
+  /// found from the runtime's type descriptors, which name each field's type without
+  /// resolving it, so no other field's type metadata is read (resolving a
+  /// `nonisolated(nonsending)` closure's type crashes Apple runtimes before macOS 15 / iOS 18
+  /// when Swift 6.2 built it). A handler runs where and when the property's own handlers
   /// run (synchronously on the setting thread, after the handlers that property had before
   /// this subscription), with the same re-entrancy rules. There is no replay: it hears the
   /// sets made after it is registered.

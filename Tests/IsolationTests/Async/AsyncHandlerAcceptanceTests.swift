@@ -103,6 +103,7 @@ struct QAAsyncHandlerAcceptanceTests {
   }
 
   @Test(arguments: ["dispose", "bag"])
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
   func endingCancelsTheCallInFlight(how: String) async {
     let event = SharedEvent<Int>()
     let tracker = LifetimeTracker()
@@ -135,6 +136,7 @@ struct QAAsyncHandlerAcceptanceTests {
 
   /// The owner is held weakly between values: released while values wait, it is never
   /// called again, and the registration ends.
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
   @Test func ownerReleasedBetweenValuesEndsTheRegistration() async {
     let event = SharedEvent<Int>()
     let tracker = LifetimeTracker()

@@ -51,7 +51,7 @@ func untilCancelled(_ script: Script, _ value: Int) async {
   await script.log("cancelled \(value)")
 }
 
-@Suite("Async handlers with a policy", .timeLimit(.minutes(1)))
+@Suite("Async handlers with a policy", timeLimitWhereAvailable(minutes: 1))
 struct AsyncHandlerTests {
   @Test("Contract: .serial runs every value, in order, one call at a time")
   func serial() async {

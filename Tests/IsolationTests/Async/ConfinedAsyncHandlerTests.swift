@@ -9,7 +9,7 @@ import TestSupport
   let bag = DisposeBag()
 }
 
-@Suite("Async handlers on the confined family", .timeLimit(.minutes(1)))
+@Suite("Async handlers on the confined family", timeLimitWhereAvailable(minutes: 1))
 @MainActor
 struct ConfinedAsyncHandlerTests {
   @Test("Contract: a confined source's async handler runs on the caller's actor, every value in order under .serial")

@@ -167,6 +167,7 @@ struct MigrationRecipeTests {
   }
 
   @Test("Recipe: Observable.create, Just, timeout")
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
   func createJustTimeout() async {
     // Observable.create / a custom publisher: ReadOnlyEvent adapts any callback mechanism.
     let callbacks = ReadOnlyEvent<Int> { handler in

@@ -11,6 +11,7 @@ import Observation
 // over an @Observable model.
 
 #if canImport(Observation)
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
 @MainActor @Observable private final class Person {
   var first = "Ada"
   var last = "Lovelace"
@@ -33,6 +34,7 @@ struct QATrackingAcceptanceTests {
     }
   }
 
+  @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
   @Test func currentValueAtOnceThenRecomputesAfterChanges() async {
     let model = Person()
     let fullName = ReadOnlyProperty(tracking: { model.first + " " + model.last })
@@ -51,6 +53,7 @@ struct QATrackingAcceptanceTests {
     token.dispose()
   }
 
+  @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
   @Test func operatorsOwnersAndValuesWork() async {
     final class Label { var text = "" }
     let model = Person()
@@ -73,6 +76,7 @@ struct QATrackingAcceptanceTests {
     bag.dispose()
   }
 
+  @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
   @Test func disposingTheLastObserverStopsTracking() async {
     let model = Person()
     let reads = Guarded(0)

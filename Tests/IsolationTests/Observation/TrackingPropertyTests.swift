@@ -9,6 +9,7 @@ import TestSupport
 @Suite("Tracking property on the main actor")
 @MainActor
 struct TrackingPropertyTests {
+  @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
   @Observable
   final class Person {
     var first = "Ada"
@@ -23,6 +24,7 @@ struct TrackingPropertyTests {
     var shown: [String] = []
     let bag = DisposeBag()
 
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
     init(person: Person) {
       fullName = ReadOnlyProperty(tracking: { person.first + " " + person.last })
       fullName.observe(with: self) { model, name in model.shown.append(name) }.disposed(by: bag)
@@ -30,6 +32,7 @@ struct TrackingPropertyTests {
   }
 
   @Test("Contract: it has the current value at once, and the first observer hears it before observe returns")
+  @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
   func currentValueAtOnce() {
     let person = Person()
     let name = ReadOnlyProperty(tracking: { person.first + " " + person.last })
@@ -43,6 +46,7 @@ struct TrackingPropertyTests {
   }
 
   @Test("Contract: a change recomputes on the main actor after the change lands; one turn's changes come as one value")
+  @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
   func recomputesAfterTheChangeCoalescingOneTurn() async {
     let person = Person()
     let model = ProfileViewModel(person: person)
@@ -62,6 +66,7 @@ struct TrackingPropertyTests {
   }
 
   @Test("Contract: values come in order and end on the current one, across many turns")
+  @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
   func inOrderEndingOnCurrent() async {
     let person = Person()
     let age = ReadOnlyProperty(tracking: { person.age })
@@ -79,6 +84,7 @@ struct TrackingPropertyTests {
   }
 
   @Test("Contract: a change made by a handler during a delivery is recomputed next, in order")
+  @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
   func reentrantChange() async {
     let person = Person()
     let age = ReadOnlyProperty(tracking: { person.age })
@@ -93,6 +99,7 @@ struct TrackingPropertyTests {
   }
 
   @Test("Contract: every recompute notifies, even with an equal value; removeDuplicates skips it")
+  @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
   func everyRecomputeNotifies() async {
     let person = Person()
     let senior = ReadOnlyProperty(tracking: { person.age > 40 })
@@ -109,6 +116,7 @@ struct TrackingPropertyTests {
   }
 
   @Test("Contract: operators, owners and values work on it")
+  @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
   func everythingAReadOnlyPropertyHas() async {
     let person = Person()
     let bonus = Property(0)
@@ -145,6 +153,7 @@ struct TrackingPropertyTests {
   }
 
   @Test("Contract: disposing the last observer stops tracking and releases the model; observing again restarts")
+  @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
   func disposingStopsTracking() async {
     let reads = TrackingRecorder<Int>()
     weak var released: Person?
@@ -175,6 +184,7 @@ struct TrackingPropertyTests {
   }
 
   @Test("Contract: the view model shape releases the model and the view model when the bag goes")
+  @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
   func viewModelLeak() {
     weak var releasedPerson: Person?
     weak var releasedModel: ProfileViewModel?

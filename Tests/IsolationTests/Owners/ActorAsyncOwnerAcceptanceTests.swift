@@ -35,6 +35,7 @@ private actor Library {
 
 @Suite("QA acceptance: an actor owning an async subscription")
 struct QAActorAsyncOwnerAcceptanceTests {
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
   @Test func serialAsyncHandlerIsolatedToTheActorInOrderAndEndsWithIt() async {
     let tracker = LifetimeTracker()
     let ids = SharedEvent<Int>()

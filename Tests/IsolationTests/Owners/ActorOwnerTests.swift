@@ -93,6 +93,7 @@ struct ActorOwnerTests {
 
   @Test("Contract: the actor is held weakly; once it has gone, the next value ends the registration",
         .timeLimit(.minutes(1)))
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
   func ownerHeldWeakly() async {
     let tracker = LifetimeTracker()
     let (gone, deinitialized) = AsyncStream<Void>.makeStream()
@@ -111,6 +112,7 @@ struct ActorOwnerTests {
 
   @Test("Contract: once the actor has gone, the next value releases the handler and what it captured",
         .timeLimit(.minutes(1)))
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
   func handlerReleasedAfterOwner() async {
     let tracker = LifetimeTracker()
     let (gone, deinitialized) = AsyncStream<Void>.makeStream()

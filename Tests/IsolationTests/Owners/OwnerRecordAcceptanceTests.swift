@@ -49,6 +49,7 @@ struct QAOwnerRecordAcceptanceTests {
     withExtendedLifetime(owner) {}
   }
 
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
   @Test func sharedPropertyOwnerRecordsReleaseTheValue() async {
     let tracker = LifetimeTracker()
     let owner = LongLivedOwner()

@@ -6,6 +6,7 @@ import TestSupport
 
 @testable import ObservableKit
 
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
 @Observable
 final class TrackedGame {
   var level = 1
@@ -17,6 +18,7 @@ final class TrackedGame {
 
 /// An actor that owns a model and a tracking property over it: the recomputes run on the
 /// actor, so the handler may touch its state.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
 actor TrackingScoreboard {
   let game = TrackedGame()
   private(set) var heard: [String] = []
@@ -56,6 +58,7 @@ actor TrackingScoreboard {
 
 /// An actor that keeps a tracking property and its subscription, in a bag, and never
 /// disposes them itself.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
 actor TrackingBoardWithBag {
   let game: TrackedGame
   // Made in a method: an actor's synchronous init is not isolated to the actor, so it cannot
@@ -79,6 +82,7 @@ actor TrackingBoardWithBag {
 @Suite("Tracking property")
 struct TrackingPropertyContractTests {
   @Test("Contract: made inside an actor, it recomputes and notifies on that actor, in order")
+  @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
   func insideAnActor() async {
     let board = TrackingScoreboard()
     await board.start()
@@ -93,6 +97,7 @@ struct TrackingPropertyContractTests {
   }
 
   @Test("Contract: an actor that keeps the property and a bag deinitializes; its model and the tracking go with it")
+  @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
   func actorOwnerDeinitializes() async {
     weak var releasedBoard: TrackingBoardWithBag?
     weak var releasedGame: TrackedGame?
@@ -110,6 +115,7 @@ struct TrackingPropertyContractTests {
 
   @Test("Contract: @ObservationIgnored @Property in an @Observable model is still tracked through the property")
   @MainActor
+  @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
   func propertyWrapperInObservableModel() async {
     let game = TrackedGame()
     let changed = Tally()
@@ -138,6 +144,7 @@ struct TrackingPropertyContractTests {
 
   @Test("Contract: a subscription keeps tracking after every copy of the property is gone")
   @MainActor
+  @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
   func subscriptionOutlivesTheProperty() async {
     let game = TrackedGame()
     let heard = Guarded<[Int]>([])
@@ -156,6 +163,7 @@ struct TrackingPropertyContractTests {
 
   @Test("Contract: disposing from another thread stops tracking; no recompute runs afterwards")
   @MainActor
+  @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
   func disposeFromAnotherThread() async {
     let game = TrackedGame()
     let reads = Tally()
@@ -184,6 +192,7 @@ struct TrackingPropertyContractTests {
 
   @Test("Stress: observers disposed on other threads while the main actor changes the model and recomputes")
   @MainActor
+  @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
   func disposeRacesWithRecomputes() async {
     let game = TrackedGame()
     let level = ReadOnlyProperty(tracking: { game.level })
@@ -212,6 +221,7 @@ struct TrackingPropertyContractTests {
 
   @Test("Contract: a waiting recompute keeps nothing alive once its session ended")
   @MainActor
+  @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
   func waitingRecomputeReleases() {
     let tracker = LifetimeTracker()
     do {
