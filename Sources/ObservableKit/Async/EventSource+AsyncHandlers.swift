@@ -49,6 +49,29 @@ extension EventSource {
   }
 }
 
+extension EventHub {
+  /// Registers an async `handler` for every later post of `message`, for as long as `owner`
+  /// is alive, one call at a time under `policy`, each in a task isolated to the caller's
+  /// actor; see the confined `observe(with:policy:isolation:_:)` of `EventSource`.
+  ///
+  /// ```swift
+  /// hub.observe(.signedIn, with: self, policy: .latest) { viewModel, user async in
+  ///   viewModel.profile = try? await api.profile(for: user)
+  /// }.disposed(by: bag)
+  /// ```
+  @discardableResult
+  public func observe<Payload, Owner: AnyObject>(
+    _ message: HubMessage<Payload>,
+    from sender: AnyObject? = nil,
+    with owner: Owner,
+    policy: AsyncHandlerPolicy,
+    isolation: isolated any Actor = #isolation,
+    _ handler: nonisolated(nonsending) @escaping (Owner, Payload) async -> Void
+  ) -> any Disposable {
+    events(message, from: sender).observe(with: owner, policy: policy, isolation: isolation, handler)
+  }
+}
+
 /// The disposable of a confined async subscription: the upstream token and the running task,
 /// which any thread may end. The runner, with the handler and the values that wait, stays on
 /// its actor, held by the upstream handler and by the running task.

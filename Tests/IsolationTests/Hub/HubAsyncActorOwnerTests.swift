@@ -63,3 +63,49 @@ struct HubAsyncActorOwnerTests {
     #expect(hub.observerCount(of: .hubAsyncActorOwnerText) == 0)
   }
 }
+
+private extension HubMessage where Payload == Int {
+  static let hubAsyncConfinedNumber = HubMessage("HubAsyncActorOwnerTests.number")
+}
+
+/// A main-actor view model observing a confined hub with an async handler and itself as
+/// owner: the handler touches the model's state, on the main actor.
+@MainActor private final class HubViewModel {
+  var shown: [Int] = []
+  let bag = DisposeBag()
+  private var waiter: (count: Int, continuation: CheckedContinuation<Void, Never>)?
+
+  init(hub: EventHub) {
+    hub.observe(.hubAsyncConfinedNumber, with: self, policy: .serial) { model, value async in
+      await Task.yield()
+      model.shown.append(value)
+      model.check()
+    }.disposed(by: bag)
+  }
+
+  private func check() {
+    if let waiter, shown.count >= waiter.count {
+      self.waiter = nil
+      waiter.continuation.resume()
+    }
+  }
+
+  func wait(for count: Int) async {
+    if shown.count >= count { return }
+    await withCheckedContinuation { waiter = (count, $0) }
+  }
+}
+
+@Suite("A confined hub's async handler runs on the caller's actor")
+@MainActor
+struct ConfinedHubAsyncHandlerTests {
+  @Test func aMainActorViewModelsAsyncHubHandlerRunsInOrder() async {
+    let hub = EventHub()
+    let model = HubViewModel(hub: hub)
+    for value in 1...10 { hub.post(.hubAsyncConfinedNumber, value) }
+    await model.wait(for: 10)
+    #expect(model.shown == Array(1...10))
+    model.bag.dispose()
+    #expect(hub.observerCount(of: .hubAsyncConfinedNumber) == 0)
+  }
+}
