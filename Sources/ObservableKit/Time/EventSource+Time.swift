@@ -86,7 +86,12 @@ extension EventSource {
     ReadOnlyEvent { handler in
       let relay = TimedRelay(makeRule())
       let (timer, armTimer) = clock.makeOperatorTimer()
-      let loop = TimerLoop(timer: timer, armTimer: armTimer, downstream: relay.output.observe(handler))
+      let loop = TimerLoop(
+        timer: timer,
+        armTimer: armTimer,
+        downstream: relay.output.observe(handler),
+        heldValues: RuleRelease(relay.rule)
+      )
       let signal = SourceEndSignal(loop)
       loop.attach(observe { value in
         withExtendedLifetime(signal) { relay.arrive(value, at: clock.now, arming: loop) }

@@ -64,7 +64,8 @@ extension SharedEventSource {
             return slot
           }
           withExtendedLifetime(relay) {}
-        }
+        },
+        heldValues: RuleRelease(relay.rule)
       )
       let signal = SourceEndSignal(loop)
       loop.attach(observeNonisolated { value in
