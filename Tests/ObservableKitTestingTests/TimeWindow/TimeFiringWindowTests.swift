@@ -10,8 +10,6 @@ import Testing
 @MainActor
 @Suite("Time operators: a value that arrives while a firing waits for the actor")
 struct TimeFiringWindowTests {
-  static let milliseconds100 = Duration.milliseconds(100)
-
   @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
   @Test(
     "debounce: 'a', the clock reaches a's deadline while the main actor is busy, 'b' at that instant: a goes then, b a duration later",
@@ -85,7 +83,7 @@ struct TimeFiringWindowTests {
     let clock = ManualClock()
     let subject = TimeSubject(surface)
     var heard: [Int] = []
-    let token = subject.subscribe(kind, for: Self.milliseconds100, clock: clock) { heard.append($0) }
+    let token = subject.subscribe(kind, for: .milliseconds(100), clock: clock) { heard.append($0) }
     defer { token.dispose() }
     subject.send(before[0])
     await clock.advance(to: .init(offset: .milliseconds(50)))
