@@ -24,7 +24,8 @@ enum TimeRuleKind: CaseIterable, CustomStringConvertible {
 }
 
 /// One source of a surface, fed `Int`s from the main actor, and the time operators applied to
-/// it. Property results are kept here, so that a subscription's end is its token's alone.
+/// it. A property result is held by the subscription to it alone (which keeps its feed), so
+/// that disposing the token ends the whole chain.
 @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
 @MainActor
 final class TimeSubject {
@@ -33,7 +34,6 @@ final class TimeSubject {
   private let property = Property(0)
   private let sharedEvent = SharedEvent<Int>()
   private let sharedProperty = SharedProperty(0)
-  private var results: [Any] = []
 
   init(_ surface: TimeSurface) {
     self.surface = surface
@@ -77,7 +77,6 @@ final class TimeSubject {
         case .throttleFirst: property.throttle(for: duration, clock: clock, latest: false)
         case .delay: property.delay(for: duration, clock: clock)
         }
-      results.append(timed)
       return timed.observeChanges(handler)
     case .sharedEvent:
       let timed: SharedReadOnlyEvent<Int> =
@@ -96,7 +95,6 @@ final class TimeSubject {
         case .throttleFirst: sharedProperty.throttle(for: duration, clock: clock, latest: false)
         case .delay: sharedProperty.delay(for: duration, clock: clock)
         }
-      results.append(timed)
       return timed.observeChangesNonisolated { value in MainActor.assumeIsolated { handler(value) } }
     }
   }
