@@ -24,9 +24,9 @@ protocol DeadlineHandling<Instant>: AnyObject {
 @usableFromInline
 final class RuleRelease<Rule: TimeRule>: Disposable, @unchecked Sendable {
   // Sendable by hand: `rule` is touched only under its own lock (the `Locked` buffer's
-  // mutex), here only to empty it; it holds values, never a closure of the library's, and
-  // the engine releases a confined subscription's handler on the disposing thread the same
-  // way.
+  // mutex). This type only takes the values out under that lock and drops them: it never
+  // reads or calls one (a value that is a closure is released, never called), as the engine
+  // releases a confined subscription's handler on the disposing thread.
   @usableFromInline let rule: Locked<Rule>
   private let ended = Locked(false)
 
