@@ -66,41 +66,44 @@ struct DueValues<Value, Instant: InstantProtocol> {
 @usableFromInline
 struct DebounceRule<Value, Instant: InstantProtocol>: TimeRule {
   @usableFromInline let duration: Instant.Duration
-  @usableFromInline var waiting: (value: Value, deadline: Instant)?
+  @usableFromInline var waiting: Value?
+  /// The waiting value's deadline, meaningful while a value waits. Not optional: an
+  /// optional of a clock's instant (a resilient type) costs witness calls on every arrival.
+  @usableFromInline var deadline: Instant
   @usableFromInline var due = DueValues<Value, Instant>()
 
   @inlinable
-  init(duration: Instant.Duration) {
+  init(duration: Instant.Duration, start: Instant) {
     self.duration = duration
+    deadline = start
   }
 
   /// Moves the waiting value to `due` when its deadline is at or before `now`.
   @inlinable
   mutating func settle(by now: Instant) {
-    if let current = waiting, current.deadline <= now {
-      due.append(current.value, dueAt: current.deadline)
-      waiting = nil
-    }
+    guard waiting != nil, deadline <= now, let value = waiting else { return }
+    waiting = nil
+    due.append(value, dueAt: deadline)
   }
 
   @inlinable
   mutating func arrive(_ value: Value, at now: Instant) -> (deliver: Value?, arm: Instant?) {
     settle(by: now)
-    let deadline = now.advanced(by: duration)
-    waiting = (value, deadline)
-    return (nil, due.since ?? deadline)
+    deadline = now.advanced(by: duration)
+    waiting = value
+    return (nil, due.values.isEmpty ? deadline : due.since)
   }
 
   @inlinable
   mutating func fire(at deadline: Instant) -> (deliver: [Value], arm: Instant?) {
     settle(by: deadline)
-    return (due.take(), waiting?.deadline)
+    return (due.take(), waiting == nil ? nil : self.deadline)
   }
 
   @inlinable
   mutating func removeAll() -> [Value] {
     var values = due.take()
-    if let current = waiting { values.append(current.value) }
+    if let value = waiting { values.append(value) }
     waiting = nil
     return values
   }
@@ -119,27 +122,29 @@ struct DebounceRule<Value, Instant: InstantProtocol>: TimeRule {
 struct ThrottleRule<Value, Instant: InstantProtocol>: TimeRule {
   @usableFromInline let interval: Instant.Duration
   @usableFromInline let latest: Bool
-  /// The open interval's end; nil when no interval is open.
-  @usableFromInline var end: Instant?
+  @usableFromInline var isOpen = false
+  /// The open interval's end, meaningful while `isOpen` (not optional: see `DebounceRule`).
+  @usableFromInline var end: Instant
   @usableFromInline var waiting: Value?
   @usableFromInline var due = DueValues<Value, Instant>()
 
   @inlinable
-  init(interval: Instant.Duration, latest: Bool) {
+  init(interval: Instant.Duration, latest: Bool, start: Instant) {
     self.interval = interval
     self.latest = latest
+    end = start
   }
 
   /// Ends every interval whose end is at or before `now`.
   @inlinable
   mutating func settle(by now: Instant) {
-    while let current = end, current <= now {
+    while isOpen, end <= now {
       if let value = waiting {
         waiting = nil
-        due.append(value, dueAt: current)
-        end = current.advanced(by: interval)
+        due.append(value, dueAt: end)
+        end = end.advanced(by: interval)
       } else {
-        end = nil
+        isOpen = false
       }
     }
   }
@@ -147,24 +152,25 @@ struct ThrottleRule<Value, Instant: InstantProtocol>: TimeRule {
   @inlinable
   mutating func arrive(_ value: Value, at now: Instant) -> (deliver: Value?, arm: Instant?) {
     settle(by: now)
-    guard end != nil else {
+    guard isOpen else {
+      isOpen = true
       end = now.advanced(by: interval)
       // Values whose time came earlier still wait for their firing: this one goes after
       // them, at that firing, and its interval is counted from now.
-      if let since = due.since {
+      if !due.values.isEmpty {
         due.append(value, dueAt: now)
-        return (nil, since)
+        return (nil, due.since)
       }
       return (value, end)
     }
     if latest || waiting == nil { waiting = value }
-    return (nil, due.since)
+    return (nil, due.values.isEmpty ? nil : due.since)
   }
 
   @inlinable
   mutating func fire(at deadline: Instant) -> (deliver: [Value], arm: Instant?) {
     settle(by: deadline)
-    return (due.take(), end)
+    return (due.take(), isOpen ? end : nil)
   }
 
   @inlinable
@@ -172,7 +178,7 @@ struct ThrottleRule<Value, Instant: InstantProtocol>: TimeRule {
     var values = due.take()
     if let value = waiting { values.append(value) }
     waiting = nil
-    end = nil
+    isOpen = false
     return values
   }
 }

@@ -72,10 +72,10 @@ struct ScheduleExplorationTimeTests {
     @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
     func maker() -> any TimeRuleMaker {
       switch self {
-      case .debounce: Maker { DebounceRule<Int, Instant>(duration: .milliseconds(100)) }
+      case .debounce: Maker { DebounceRule<Int, Instant>(duration: .milliseconds(100), start: .now) }
       case .throttleLatest, .throttleWithNothingWaiting:
-        Maker { ThrottleRule<Int, Instant>(interval: .milliseconds(100), latest: true) }
-      case .throttleFirst: Maker { ThrottleRule<Int, Instant>(interval: .milliseconds(100), latest: false) }
+        Maker { ThrottleRule<Int, Instant>(interval: .milliseconds(100), latest: true, start: .now) }
+      case .throttleFirst: Maker { ThrottleRule<Int, Instant>(interval: .milliseconds(100), latest: false, start: .now) }
       case .delay: Maker { DelayRule<Int, Instant>(duration: .milliseconds(100)) }
       }
     }
