@@ -35,7 +35,7 @@ extension EventSource {
     clock: C = ContinuousClock(),
     isolation: isolated (any Actor) = #isolation
   ) -> ReadOnlyEvent<Value> {
-    timed(clock: clock, isolation: isolation) { DebounceRule(duration: duration) }
+    timed(clock: clock, isolation: isolation) { DebounceRule(duration: duration, start: $0) }
   }
 
   /// Delivers the first value at once, then at most one value per `interval`: at the end of
@@ -54,7 +54,7 @@ extension EventSource {
     latest: Bool,
     isolation: isolated (any Actor) = #isolation
   ) -> ReadOnlyEvent<Value> {
-    timed(clock: clock, isolation: isolation) { ThrottleRule(interval: interval, latest: latest) }
+    timed(clock: clock, isolation: isolation) { ThrottleRule(interval: interval, latest: latest, start: $0) }
   }
 
   /// Delivers each value `duration` after it arrived, in arrival order.
@@ -68,7 +68,7 @@ extension EventSource {
     clock: C = ContinuousClock(),
     isolation: isolated (any Actor) = #isolation
   ) -> ReadOnlyEvent<Value> {
-    timed(clock: clock, isolation: isolation) { DelayRule(duration: duration) }
+    timed(clock: clock, isolation: isolation) { _ in DelayRule(duration: duration) }
   }
 
   /// One subscription of a time operator: values arrive synchronously (the deadline is
@@ -81,12 +81,17 @@ extension EventSource {
   func timed<C: Clock, Rule: TimeRule>(
     clock: C,
     isolation: isolated any Actor,
-    rule makeRule: @escaping () -> Rule
+    rule makeRule: @escaping (C.Instant) -> Rule
   ) -> ReadOnlyEvent<Value> where Rule.Value == Value, Rule.Instant == C.Instant {
     ReadOnlyEvent { handler in
-      let relay = TimedRelay(makeRule())
+      let relay = TimedRelay(makeRule(clock.now))
       let (timer, armTimer) = clock.makeOperatorTimer()
-      let loop = TimerLoop(timer: timer, armTimer: armTimer, downstream: relay.output.observe(handler))
+      let loop = TimerLoop(
+        timer: timer,
+        armTimer: armTimer,
+        downstream: relay.output.observe(handler),
+        heldValues: RuleRelease(relay.rule)
+      )
       let signal = SourceEndSignal(loop)
       loop.attach(observe { value in
         withExtendedLifetime(signal) { relay.arrive(value, at: clock.now, arming: loop) }

@@ -15,7 +15,7 @@ extension SharedEventSource {
     clock: C = ContinuousClock(),
     isolation: any Actor = #isolation
   ) -> SharedReadOnlyEvent<Value> {
-    timed(clock: clock, isolation: isolation) { DebounceRule(duration: duration) }
+    timed(clock: clock, isolation: isolation) { DebounceRule(duration: duration, start: $0) }
   }
 
   /// Delivers the first value at once (on the notifying thread), then at most one per
@@ -28,7 +28,7 @@ extension SharedEventSource {
     latest: Bool,
     isolation: any Actor = #isolation
   ) -> SharedReadOnlyEvent<Value> {
-    timed(clock: clock, isolation: isolation) { ThrottleRule(interval: interval, latest: latest) }
+    timed(clock: clock, isolation: isolation) { ThrottleRule(interval: interval, latest: latest, start: $0) }
   }
 
   /// Delivers each value `duration` after it arrived, in arrival order, on `isolation`; see
@@ -39,17 +39,17 @@ extension SharedEventSource {
     clock: C = ContinuousClock(),
     isolation: any Actor = #isolation
   ) -> SharedReadOnlyEvent<Value> {
-    timed(clock: clock, isolation: isolation) { DelayRule(duration: duration) }
+    timed(clock: clock, isolation: isolation) { _ in DelayRule(duration: duration) }
   }
 
   @inlinable
   func timed<C: Clock, Rule: TimeRule & Sendable>(
     clock: C,
     isolation: any Actor,
-    rule makeRule: @escaping @Sendable () -> Rule
+    rule makeRule: @escaping @Sendable (C.Instant) -> Rule
   ) -> SharedReadOnlyEvent<Value> where Rule.Value == Value, Rule.Instant == C.Instant {
     SharedReadOnlyEvent { handler in
-      let relay = SharedTimedRelay(makeRule(), handler: handler)
+      let relay = SharedTimedRelay(makeRule(clock.now), handler: handler)
       // Sendable, so a lock may hold it; released at the end of the subscription.
       let slot = Locked<SharedTimedRelay<Rule>?>(relay)
       let (timer, armTimer) = clock.makeOperatorTimer()
@@ -64,7 +64,8 @@ extension SharedEventSource {
             return slot
           }
           withExtendedLifetime(relay) {}
-        }
+        },
+        heldValues: RuleRelease(relay.rule)
       )
       let signal = SourceEndSignal(loop)
       loop.attach(observeNonisolated { value in

@@ -15,6 +15,37 @@ protocol DeadlineHandling<Instant>: AnyObject {
   func fire(at deadline: Instant, arming loop: TimerLoop<Instant>)
 }
 
+/// Empties a rule when its subscription ends, so that disposing releases the values it
+/// holds (a debounce's waiting value, a throttle's, a delay's queue) before `dispose()`
+/// returns, on the disposing thread, rather than when the timer's task next runs on its
+/// actor. The values are taken under the rule's lock and released after it is dropped (a
+/// value's deinit may call back into the library).
+@available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
+@usableFromInline
+final class RuleRelease<Rule: TimeRule>: Disposable, @unchecked Sendable {
+  // Sendable by hand: `rule` is touched only under its own lock (the `Locked` buffer's
+  // mutex). This type only takes the values out under that lock and drops them: it never
+  // reads or calls one (a value that is a closure is released, never called), as the engine
+  // releases a confined subscription's handler on the disposing thread.
+  @usableFromInline let rule: Locked<Rule>
+  private let ended = Locked(false)
+
+  @inlinable
+  init(_ rule: Locked<Rule>) {
+    self.rule = rule
+  }
+
+  @usableFromInline
+  func dispose() {
+    guard ended.withLock({ ended in defer { ended = true }; return !ended }) else { return }
+    let values = rule.withLock { $0.removeAll() }
+    withExtendedLifetime(values) {}
+  }
+
+  @usableFromInline
+  var isDisposed: Bool { ended.withLock { $0 } }
+}
+
 /// The confined family's relay: the rule, and the event the downstream handler observes.
 /// Not Sendable: it lives in the source's domain, where values arrive, and the timer's task
 /// is isolated to that domain's actor, so the compiler checks every use (see `timed`).
@@ -37,21 +68,28 @@ final class TimedRelay<Rule: TimeRule>: DeadlineHandling {
   /// timer in the order the rule made them; the handler runs after the lock is dropped.
   @inlinable
   func arrive(_ value: Rule.Value, at now: Rule.Instant, arming loop: TimerLoop<Rule.Instant>) {
+    schedulePoint("time.arrive: now read; the rule decides under its lock")
     let deliver = rule.withLock { rule in
       let (deliver, deadline) = rule.arrive(value, at: now)
       if let deadline { loop.arm(at: deadline) }
       return deliver
     }
+    schedulePoint("time.arrive: decided; delivering outside the lock")
     if let deliver { output.notifyObservers(deliver) }
   }
 
+  /// Runs isolated to the operator's actor, after the hop from the timer: values may have
+  /// arrived since the timer claimed `deadline`, so the rule, under its lock, delivers only
+  /// what was due by `deadline` (see `TimeRule`).
   @usableFromInline
   func fire(at deadline: Rule.Instant, arming loop: TimerLoop<Rule.Instant>) {
+    schedulePoint("time.fire: the deadline claimed; the rule rechecks it under its lock")
     let values = rule.withLock { rule in
       let (values, next) = rule.fire(at: deadline)
       if let next { loop.arm(at: next) }
       return values
     }
+    schedulePoint("time.fire: values taken; delivering outside the lock")
     for value in values { output.notifyObservers(value) }
   }
 }
@@ -75,21 +113,28 @@ final class SharedTimedRelay<Rule: TimeRule & Sendable>: DeadlineHandling, Senda
 
   @inlinable
   func arrive(_ value: Rule.Value, at now: Rule.Instant, arming loop: TimerLoop<Rule.Instant>) {
+    schedulePoint("time.arrive: now read; the rule decides under its lock")
     let deliver = rule.withLock { rule in
       let (deliver, deadline) = rule.arrive(value, at: now)
       if let deadline { loop.arm(at: deadline) }
       return deliver
     }
+    schedulePoint("time.arrive: decided; delivering outside the lock")
     if let deliver { handler(deliver) }
   }
 
+  /// Runs isolated to the operator's actor, after the hop from the timer: values may have
+  /// arrived since the timer claimed `deadline`, so the rule, under its lock, delivers only
+  /// what was due by `deadline` (see `TimeRule`).
   @usableFromInline
   func fire(at deadline: Rule.Instant, arming loop: TimerLoop<Rule.Instant>) {
+    schedulePoint("time.fire: the deadline claimed; the rule rechecks it under its lock")
     let values = rule.withLock { rule in
       let (values, next) = rule.fire(at: deadline)
       if let next { loop.arm(at: next) }
       return values
     }
+    schedulePoint("time.fire: values taken; delivering outside the lock")
     for value in values { handler(value) }
   }
 }
@@ -126,6 +171,8 @@ final class TimerLoop<Instant: InstantProtocol>: Disposable {
   private let parts: Locked<Parts?>
   private let upstream = DisposableSlot()
   private let downstream = DisposableSlot()
+  /// Empties the rule at the end (`RuleRelease`).
+  private let heldValues = DisposableSlot()
 
   /// The shared family's loop: the task starts at the first deadline.
   ///
@@ -135,27 +182,37 @@ final class TimerLoop<Instant: InstantProtocol>: Disposable {
   ///   - target: The actor the task runs on.
   ///   - fire: Runs the handlers for one deadline, isolated to `target`.
   ///   - onEnd: Releases what the subscription holds (the relay).
+  ///   - heldValues: Empties the rule at the end.
   @usableFromInline
   init(
     timer: any ClockTimer<Instant>,
     armTimer: @escaping @Sendable (Instant) -> Void,
     target: any Actor,
     fire: @escaping Fire,
-    onEnd: @escaping @Sendable () -> Void
+    onEnd: @escaping @Sendable () -> Void,
+    heldValues: any Disposable
   ) {
     self.timer = timer
     self.armTimer = armTimer
     parts = Locked(Parts(fire: fire, target: target, onEnd: onEnd))
+    self.heldValues.fill(heldValues)
   }
 
   /// The confined family's loop: its task is started by `start(_:)`, and `downstream` is
-  /// the registration of the downstream handler, ended with the loop.
+  /// the registration of the downstream handler, ended with the loop, as is `heldValues`,
+  /// which empties the rule.
   @usableFromInline
-  init(timer: any ClockTimer<Instant>, armTimer: @escaping @Sendable (Instant) -> Void, downstream: any Disposable) {
+  init(
+    timer: any ClockTimer<Instant>,
+    armTimer: @escaping @Sendable (Instant) -> Void,
+    downstream: any Disposable,
+    heldValues: any Disposable
+  ) {
     self.timer = timer
     self.armTimer = armTimer
     parts = Locked(nil)
     self.downstream.fill(downstream)
+    self.heldValues.fill(heldValues)
     state.withLock { $0.isStarted = true }
   }
 
@@ -235,8 +292,9 @@ final class TimerLoop<Instant: InstantProtocol>: Disposable {
     if idle { end() }
   }
 
-  /// Cancels the timer, ends the downstream registration and releases the shared family's
-  /// fire closure and relay; what they capture is released here, outside the locks.
+  /// Cancels the timer, ends the downstream registration, empties the rule and releases the
+  /// shared family's fire closure and relay; what they capture, and the values the rule
+  /// held, are released here, outside the locks, before `dispose()` returns.
   private func end() {
     let task = state.withLock { state in
       state.isDisposed = true
@@ -249,6 +307,7 @@ final class TimerLoop<Instant: InstantProtocol>: Disposable {
     }
     timer.cancel()
     downstream.dispose()
+    heldValues.dispose()
     parts?.onEnd()
     withExtendedLifetime((parts, task)) {}
   }
