@@ -18,6 +18,10 @@ struct DeliveryMailbox<Value: Sendable, Handler: Sendable>: Sendable {
     var isDraining = false
     /// Set by ``finish()`` while a drain runs: the drain closes the mailbox when it is done.
     var isFinishing = false
+    #if DEBUG
+    /// How many drains ``post(_:)`` started: the tests' count of jobs (`DrainCounting`).
+    var drainsStarted = 0
+    #endif
   }
 
   private let state: Locked<State>
@@ -32,7 +36,30 @@ struct DeliveryMailbox<Value: Sendable, Handler: Sendable>: Sendable {
       guard state.handler != nil else { return false }
       state.buffer.append(value)
       defer { state.isDraining = true }
+      #if DEBUG
+      if !state.isDraining { state.drainsStarted += 1 }
+      #endif
       return !state.isDraining
+    }
+  }
+
+  /// For a caller that drains at once where it runs: when no drain runs, starts one and
+  /// returns the handler, to be called with `value` now (`value` is not queued: nothing
+  /// waits, so it is next in order), then ``next()`` until nil. Otherwise queues `value`
+  /// behind what waits (the running drain delivers it) and returns nil; nil too once closed.
+  /// One lock for the common case, and no allocation: the buffer is not touched.
+  func startDrain(with value: Value) -> Handler? {
+    state.withLock { state in
+      guard let handler = state.handler else { return nil }
+      if state.isDraining {
+        state.buffer.append(value)
+        return nil
+      }
+      state.isDraining = true
+      #if DEBUG
+      state.drainsStarted += 1
+      #endif
+      return handler
     }
   }
 
@@ -83,6 +110,23 @@ struct DeliveryMailbox<Value: Sendable, Handler: Sendable>: Sendable {
   }
 
   var isClosed: Bool { state.withLock { $0.handler == nil } }
+
+  /// How many drains have been started (debug builds; 0 in release builds).
+  var drainsStarted: Int {
+    #if DEBUG
+    state.withLock { $0.drainsStarted }
+    #else
+    0
+    #endif
+  }
+}
+
+/// A delivery whose drains the tests count: a burst that waits must be drained by one job
+/// (one task, main-queue block or actor job), not one per value. Debug builds count; release
+/// builds report 0.
+package protocol DrainCounting {
+  /// How many drains (jobs, or synchronous drains on the notifying thread) have started.
+  var drainsStarted: Int { get }
 }
 
 /// An asynchronous delivery (queue, main actor, isolated) as the upstream source feeds it.

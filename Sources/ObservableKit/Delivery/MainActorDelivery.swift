@@ -11,7 +11,7 @@ import Dispatch
 /// immediate task isolated to the main actor (SE-0472), which runs at once when the runtime
 /// knows the caller runs there and is enqueued otherwise; before them (or with
 /// `OBSERVABLEKIT_SIMULATE_OS_BEFORE_26=1` in a debug build), it goes through the main queue.
-final class MainActorDelivery<Value: Sendable>: Disposable, FedDelivery {
+final class MainActorDelivery<Value: Sendable>: Disposable, FedDelivery, DrainCounting {
   typealias Handler = @MainActor (Value) -> Void
 
   private let mailbox: DeliveryMailbox<Value, Handler>
@@ -25,10 +25,18 @@ final class MainActorDelivery<Value: Sendable>: Disposable, FedDelivery {
   }
 
   func enqueue(_ value: Value) {
-    guard mailbox.post(value) else { return }
     if MainActorNow.isCurrent {
-      MainActorNow.run { self.drain() }
-    } else if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *),
+      // Where main-actor code may run now: call at once unless a drain runs (then the value
+      // waits behind what waits, and that drain delivers it).
+      guard let handler = mailbox.startDrain(with: value) else { return }
+      MainActorNow.run {
+        handler(value)
+        self.drain()
+      }
+      return
+    }
+    guard mailbox.post(value) else { return }
+    if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *),
       !MainActorNow.simulatesOSBefore26
     {
       Task.immediate { @MainActor in self.drain() }
@@ -54,4 +62,6 @@ final class MainActorDelivery<Value: Sendable>: Disposable, FedDelivery {
   }
 
   var isDisposed: Bool { mailbox.isClosed }
+
+  package var drainsStarted: Int { mailbox.drainsStarted }
 }
