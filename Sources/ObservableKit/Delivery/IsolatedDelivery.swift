@@ -28,6 +28,7 @@
 /// isolation and takes the next value just before the call, which then starts without
 /// suspending; a call whose value was taken just before `dispose()` may still run, as for a
 /// pass in progress (the schedule explorer runs that interleaving).
+@usableFromInline
 final class IsolatedDelivery<Value: Sendable>: Disposable, FedDelivery, DrainCounting {
   /// Calls the user's handler with one value. It runs with the caller's isolation, so it adds
   /// no hop to the handler's own.
@@ -88,16 +89,29 @@ final class IsolatedDelivery<Value: Sendable>: Disposable, FedDelivery, DrainCou
   /// - main actor: `MainActorDelivery`, the delivery of `observe(on: MainActor.shared)`, at
   ///   once on the main actor, and otherwise one main-actor job per burst.
   /// A handler isolated to any other actor gets an `IsolatedDelivery`, drained on its actor.
+  ///
+  /// Inlinable, so that the two synchronous deliveries are specialized for the value type
+  /// where the subscription is made (see `DeliveryMailbox`).
+  @inlinable
   static func observe(
     _ handler: @escaping @isolated(any) @Sendable (Value) -> Void,
     through subscribe: (@escaping @Sendable (Value) -> Void) -> any Disposable
   ) -> any Disposable {
     if handler.isolation == nil {
-      return NonisolatedDelivery(handler: BoundHandler.nonisolated(handler), subscribe: subscribe)
+      return NonisolatedDelivery(call: BoundHandler.nonisolatedCall(handler), subscribe: subscribe)
     }
     if BoundHandler.isMainActor(handler) {
-      return MainActorDelivery(handler: BoundHandler.mainActor(handler), subscribe: subscribe)
+      return MainActorDelivery(call: BoundHandler.mainActorCall(handler), subscribe: subscribe)
     }
+    return observeOnActor(handler, through: subscribe)
+  }
+
+  /// The delivery of a handler isolated to an actor other than the main actor.
+  @usableFromInline
+  static func observeOnActor(
+    _ handler: @escaping @isolated(any) @Sendable (Value) -> Void,
+    through subscribe: (@escaping @Sendable (Value) -> Void) -> any Disposable
+  ) -> any Disposable {
     let delivery = IsolatedDelivery(isolation: handler.isolation) { await handler($0) }
     let feed = delivery.makeFeed()
     delivery.attach(subscribe { feed($0) })
@@ -105,6 +119,7 @@ final class IsolatedDelivery<Value: Sendable>: Disposable, FedDelivery, DrainCou
   }
 
   /// Delivers `value` after the values that wait, synchronously where the route allows.
+  @usableFromInline
   func enqueue(_ value: Value) {
     guard mailbox.post(value) else { return }
     switch route {
@@ -139,15 +154,18 @@ final class IsolatedDelivery<Value: Sendable>: Disposable, FedDelivery, DrainCou
     }
   }
 
+  @usableFromInline
   func finish() {
     mailbox.finish()
   }
 
+  @usableFromInline
   func dispose() {
     upstream.dispose()
     mailbox.close()
   }
 
+  @usableFromInline
   var isDisposed: Bool { mailbox.isClosed }
 
   package var drainsStarted: Int { mailbox.drainsStarted }

@@ -6,38 +6,50 @@
 /// and that thread delivers it right after its current call (`DeliveryMailbox`'s invariant:
 /// one drain at a time). So the calls never overlap, and the lock hand-off orders each call
 /// after the one before, whichever thread makes it.
+@usableFromInline
 final class NonisolatedDelivery<Value: Sendable>: Disposable, FedDelivery, DrainCounting {
-  typealias Handler = @Sendable (Value) -> Void
+  @usableFromInline typealias Handler = @Sendable (Value) -> Void
 
-  private let mailbox: DeliveryMailbox<Value, Handler>
-  private let upstream = DisposableSlot()
+  @usableFromInline let mailbox: DeliveryMailbox<Value, SendableCall<Value>>
 
   /// Subscribes `handler` through `subscribe`.
+  @inlinable
   init(handler: @escaping Handler, subscribe: (@escaping @Sendable (Value) -> Void) -> any Disposable) {
-    mailbox = DeliveryMailbox(handler: handler)
+    mailbox = DeliveryMailbox(handler: SendableCall(handler))
     let feed = DeliveryFeed(self)
-    upstream.fill(subscribe { feed($0) })
+    mailbox.attach(subscribe { feed($0) })
   }
 
+  /// Subscribes `call` through `subscribe`; see ``init(handler:subscribe:)``.
+  @inlinable
+  init(call: SendableCall<Value>, subscribe: (@escaping @Sendable (Value) -> Void) -> any Disposable) {
+    mailbox = DeliveryMailbox(handler: call)
+    let feed = DeliveryFeed(self)
+    mailbox.attach(subscribe { feed($0) })
+  }
+
+  @inlinable
   func enqueue(_ value: Value) {
     guard let handler = mailbox.startDrain(with: value) else { return }
     schedulePoint("isolated.drain: a value taken; calling outside the lock")
-    handler(value)
+    handler.body(value)
     while let (handler, value) = mailbox.next() {
       schedulePoint("isolated.drain: a value taken; calling outside the lock")
-      handler(value)
+      handler.body(value)
     }
   }
 
+  @usableFromInline
   func finish() {
     mailbox.finish()
   }
 
+  @usableFromInline
   func dispose() {
-    upstream.dispose()
-    mailbox.close()
+    mailbox.dispose()
   }
 
+  @usableFromInline
   var isDisposed: Bool { mailbox.isClosed }
 
   package var drainsStarted: Int { mailbox.drainsStarted }

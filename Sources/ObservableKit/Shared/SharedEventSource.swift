@@ -33,6 +33,7 @@ extension SharedEventSource {
   /// may touch its state. See ``SharedEvent`` for when each kind of handler runs.
   ///
   /// - Returns: A disposable that ends this registration. Dropping it does not end it.
+  @inlinable
   public func observe(
     @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (Value) -> Void
   ) -> any Disposable {
@@ -71,6 +72,7 @@ extension SharedEventSource {
 extension SharedPropertySource {
   /// Registers `handler` for the values set from now on, without the current value. The
   /// handler keeps the isolation of the caller, as for ``SharedEventSource/observe(_:)``.
+  @inlinable
   public func observeChanges(
     @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (Value) -> Void
   ) -> any Disposable {
