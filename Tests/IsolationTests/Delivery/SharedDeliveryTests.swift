@@ -41,6 +41,40 @@ struct SharedDeliveryTests {
     tokens.forEach { $0.dispose() }
   }
 
+  struct Large: Sendable, Equatable {
+    var name: String
+    var values: [Int]
+    var point: (x: Double, y: Double, z: Double)
+    static func == (a: Large, b: Large) -> Bool {
+      a.name == b.name && a.values == b.values && a.point == b.point
+    }
+  }
+
+  @MainActor
+  final class Model {
+    var heard: [Large] = []
+    func hear(_ value: Large) { heard.append(value) }
+  }
+
+  @Test("A main-actor handler called synchronously gets its captures, large values and method references intact")
+  func synchronousCallKeepsItsFunction() {
+    let event = SharedEvent<Large>()
+    let model = Model()
+    let local = Recorder()
+    let tokens = [
+      event.observe(model.hear),
+      event.observe { local.values.append($0.values.count) },
+      event.readOnly.map(\.values).observe { model.heard.append(Large(name: "mapped", values: $0, point: (0, 0, 0))) },
+    ]
+    let value = Large(name: "a", values: [1, 2, 3], point: (1, 2, 3))
+    event.notifyObservers(value)
+    #expect(model.heard == [value, Large(name: "mapped", values: [1, 2, 3], point: (0, 0, 0))])
+    #expect(local.values == [3])
+    tokens.forEach { $0.dispose() }
+    event.notifyObservers(value)
+    #expect(local.values == [3], "nothing after dispose")
+  }
+
   @Test("Contract: a nonisolated observe handler runs on the notifying thread before notify returns, on every path; calls never overlap and keep each thread's order")
   nonisolated func nonisolatedIsSynchronousOnEveryPath() {
     let event = SharedEvent<Int>()
