@@ -30,7 +30,7 @@
 /// - These rules hold on every OS version, with no task and no allocation per value. A value
 ///   that must hop waits in the subscription's queue, and one job on the handler's actor
 ///   delivers all that waits. (The owner-bound forms, `observe(with:_:)`, differ before the
-///   26 releases: see <doc:Platforms>.)
+///   26 releases: see the Platforms article.)
 ///
 /// Either way the calls of one subscription never overlap and keep the order of the
 /// notifications. A notification that comes while the subscription is being called waits
