@@ -59,6 +59,10 @@ rows=(
   # Foundation's, and a recorder is test code); the peer is the baseline.
   "S12 debounce arrival|debounce|50000|1|ObservableKit Baseline"
   "S13 record|record|50000|1|ObservableKit Baseline"
+  # The shared family as main-actor code writes it (SharedPaths.swift): `observe { }` on the
+  # main actor, notified there; observe + dispose there with 10 others.
+  "S14 shared notify 1 obs via observe on the main actor|sharednotify-1|100000|1|ObservableKit Baseline OpenCombine"
+  "S16 shared churn observe+dispose with 10 obs on the main actor|sharedchurn|20000|1|ObservableKit Baseline OpenCombine"
 )
 
 results="$work/results.tsv"
@@ -67,7 +71,7 @@ for row in "${rows[@]}"; do
   [[ -z ${ONLY:-} || $label =~ $ONLY ]] || continue
   for contender in $contenders; do
     # The handlers must have run: a scenario that delivers must leave a non-zero total.
-    if [[ $scenario =~ ^(notify|set|churnA|churnP|compat|keyed|wrapset|hub) ]] &&
+    if [[ $scenario =~ ^(notify|set|churnA|churnP|compat|keyed|wrapset|hub|sharednotify) ]] &&
       [[ $("$work/bin" "$scenario" "$contender" 100 --print) == 0 ]]; then
       echo "error: $label / $contender delivered nothing" >&2
       exit 1

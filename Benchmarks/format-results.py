@@ -55,6 +55,12 @@ UNIT_NAMES = OrderedDict(
         ("S10 idle", "model"),
         ("S10 ", "delivery"),
         ("S11 ", "delivery"),
+        ("S14 ", "delivery"),
+        ("S15", "value"),
+        ("S16 ", "pair"),
+        ("S17 ", "live sub"),
+        ("S20 ", "set"),
+        ("S21 ", "set"),
     ]
 )
 
@@ -108,7 +114,7 @@ def sort_key(scenario):
 
 
 def field_of(scenario):
-    return "bytes" if scenario.startswith(("S8 ", "S8s ", "S8p ", "S8ps ", "S9 ", "S10 idle")) else "time"
+    return "bytes" if scenario.startswith(("S8 ", "S8s ", "S8p ", "S8ps ", "S17 ", "S9 ", "S10 idle")) else "time"
 
 
 class Runs:

@@ -90,7 +90,15 @@ int64_t okit_live_subscriptions(void) { return __atomic_load_n(&okit_live, __ATO
 #include <pthread.h>
 bool okit_is_main_thread(void) { return pthread_main_np() != 0; }
 #elif defined(__linux__)
-bool okit_is_main_thread(void) { return syscall(SYS_gettid) == getpid(); }
+// The answer never changes for a thread: asked once per thread (a system call), then read
+// from a thread-local (0 unknown, 1 main, 2 not main), since deliveries ask for each value.
+static _Thread_local unsigned char okit_main_thread_answer = 0;
+bool okit_is_main_thread(void) {
+  if (okit_main_thread_answer == 0) {
+    okit_main_thread_answer = syscall(SYS_gettid) == getpid() ? 1 : 2;
+  }
+  return okit_main_thread_answer == 1;
+}
 #else
 bool okit_is_main_thread(void) { return false; }
 #endif

@@ -23,4 +23,5 @@ let benchmarks: @Sendable () -> Void = {
   registerRecorder()
   registerPropertySubscriptions()
   registerPersistedAndBound()
+  registerSharedPaths()
 }

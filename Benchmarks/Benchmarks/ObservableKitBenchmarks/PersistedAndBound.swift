@@ -20,7 +20,7 @@ func registerPersistedAndBound() {
   let sets = 1_000
   let expected = triangle(sets)
   do {
-    let scenario = "S16 persisted property set 1 obs"
+    let scenario = "S20 persisted property set 1 obs"
     let suite = "okit.benchmarks.persisted"
     let state = Lazy { () -> (Property<Int>, Sink, any Disposable, UserDefaults) in
       let defaults = UserDefaults(suiteName: suite)!
@@ -60,7 +60,7 @@ func registerPersistedAndBound() {
   }
 
   do {
-    let scenario = "S17 bound property set 1 obs per side"
+    let scenario = "S21 bound property set 1 obs per side"
     let bindings = Lazy { () -> (Property<Int>, Property<Int>, Sink, [any Disposable]) in
       let a = Property(0), b = Property(0)
       let sink = Sink()

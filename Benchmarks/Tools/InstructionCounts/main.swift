@@ -33,6 +33,18 @@ func blackHole<T>(_ value: T) {}
 
 // MARK: - Measured loops
 
+// The shared family as main-actor code writes it (scenarios 14 and 16 of SharedPaths.swift):
+// top-level code runs on the main actor, so `observe { }` here registers a main-actor handler.
+@MainActor func observeOnMainActor(_ event: SharedEvent<Int>, _ sink: Sink) -> any Disposable {
+  event.observe { value in sink.slot.pointee &+= value }
+}
+@inline(never) @MainActor func measured_sharedNotify(_ event: SharedEvent<Int>, _ reps: Int) {
+  for value in 0..<reps { event.notifyObservers(value) }
+}
+@inline(never) @MainActor func measured_sharedChurn(_ event: SharedEvent<Int>, _ sink: Sink, _ reps: Int) {
+  for _ in 0..<reps { observeOnMainActor(event, sink).dispose() }
+}
+
 @inline(never) func measured_notify(_ event: ObservableEvent<Int>, _ reps: Int) {
   for value in 0..<reps { event.notifyObservers(value) }
 }
@@ -204,6 +216,30 @@ case (let s, "OpenCombine") where s.hasPrefix("set-"):
   let subject = CurrentValueSubject<Int, Never>(0)
   let cancellables = (0..<observers(s)).map { _ in subject.sink(receiveValue: makeHandler(sink)) }
   withExtendedLifetime(cancellables) { measured_set(subject, reps) }
+case ("sharednotify-1", "ObservableKit"):
+  let event = SharedEvent<Int>()
+  let token = observeOnMainActor(event, sink)
+  withExtendedLifetime(token) { measured_sharedNotify(event, reps) }
+case ("sharednotify-1", "Baseline"):
+  let event = BaselineEvent<Int>()
+  _ = event.add(makeHandler(sink))
+  measured_notify(event, reps)
+case ("sharednotify-1", "OpenCombine"):
+  let subject = PassthroughSubject<Int, Never>()
+  let cancellable = subject.sink(receiveValue: makeHandler(sink))
+  withExtendedLifetime(cancellable) { measured_notify(subject, reps) }
+case ("sharedchurn", "ObservableKit"):
+  let event = SharedEvent<Int>()
+  let tokens = (0..<10).map { _ in observeOnMainActor(event, sink) }
+  withExtendedLifetime(tokens) { measured_sharedChurn(event, sink, reps) }
+case ("sharedchurn", "Baseline"):
+  let event = BaselineEvent<Int>()
+  for _ in 0..<10 { _ = event.add(makeHandler(sink)) }
+  measured_churnB(event, sink, reps)
+case ("sharedchurn", "OpenCombine"):
+  let subject = PassthroughSubject<Int, Never>()
+  let cancellables = (0..<10).map { _ in subject.sink(receiveValue: makeHandler(sink)) }
+  withExtendedLifetime(cancellables) { measured_churnB(subject, sink, reps) }
 case ("churnA", "ObservableKit"): measured_churnA_ok(sink, reps)
 case ("churnA", "Baseline"): measured_churnA_base(sink, reps)
 case ("churnA", "OpenCombine"): measured_churnA_oc(sink, reps)

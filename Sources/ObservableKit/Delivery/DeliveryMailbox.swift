@@ -7,37 +7,83 @@
 /// one drain calls the handler, and a value posted meanwhile waits behind the ones before
 /// it. ``close()`` clears the handler under the same lock, so no value is taken after it
 /// returns; a call whose value was taken just before may still run, as for a pass in
-/// progress on another thread. ``finish()`` instead lets the values that wait be delivered
+/// progress on another thread. ``dispose()`` does the same and drops the upstream
+/// subscription kept by ``attach(_:)`` in the same lock hold, disposing it once the lock is
+/// released. ``startDrain(with:)`` is ``post(_:)`` and the first ``next()`` in one lock hold,
+/// for a caller that drains where it runs: the value it hands back is next in order because
+/// nothing waited. ``finish()`` instead lets the values that wait be delivered
 /// first: `isFinishing` is only set while a drain runs (values wait only then), and that
 /// drain drops the handler when it finds nothing left.
+///
+/// The per-value path (``post(_:)``, ``startDrain(with:)``, ``next()``) is inlinable, with the
+/// deliveries that `observe { }` makes, so that it is specialized for the value type where
+/// the subscription is made: unspecialized, each value paid for the runtime's look-ups of
+/// the generic types it touches.
+@usableFromInline
 struct DeliveryMailbox<Value: Sendable, Handler: Sendable>: Sendable {
-  private struct State: Sendable {
+  @usableFromInline
+  struct State: Sendable {
     /// Nil once closed.
-    var handler: Handler?
-    var buffer = DeliveryBuffer<Value>()
-    var isDraining = false
+    @usableFromInline var handler: Handler?
+    @usableFromInline var buffer = DeliveryBuffer<Value>()
+    @usableFromInline var isDraining = false
     /// Set by ``finish()`` while a drain runs: the drain closes the mailbox when it is done.
-    var isFinishing = false
+    @usableFromInline var isFinishing = false
+    /// The upstream subscription, for a delivery that keeps it here (``attach(_:)``) rather
+    /// than in a `DisposableSlot` of its own: one allocation less per subscription.
+    @usableFromInline var upstream: (any Disposable)?
+    /// Set by ``dispose()``: an upstream subscription attached later is disposed at once.
+    @usableFromInline var isDisposed = false
+    /// How many drains have started: the tests' count of jobs (`DrainCounting`).
+    @usableFromInline var drainsStarted = 0
+
+    @inlinable
+    init(handler: Handler) {
+      self.handler = handler
+    }
   }
 
-  private let state: Locked<State>
+  @usableFromInline let state: Locked<State>
 
+  @inlinable
   init(handler: Handler) {
     state = Locked(State(handler: handler))
   }
 
   /// Queues `value`; returns true if the caller must start a drain (none runs).
+  @inlinable
   func post(_ value: Value) -> Bool {
     state.withLock { state in
       guard state.handler != nil else { return false }
       state.buffer.append(value)
       defer { state.isDraining = true }
+      if !state.isDraining { state.drainsStarted &+= 1 }
       return !state.isDraining
+    }
+  }
+
+  /// For a caller that drains at once where it runs: when no drain runs, starts one and
+  /// returns the handler, to be called with `value` now (`value` is not queued: nothing
+  /// waits, so it is next in order), then ``next()`` until nil. Otherwise queues `value`
+  /// behind what waits (the running drain delivers it) and returns nil; nil too once closed.
+  /// One lock for the common case, and no allocation: the buffer is not touched.
+  @inlinable
+  func startDrain(with value: Value) -> Handler? {
+    state.withLock { state in
+      guard let handler = state.handler else { return nil }
+      if state.isDraining {
+        state.buffer.append(value)
+        return nil
+      }
+      state.isDraining = true
+      state.drainsStarted &+= 1
+      return handler
     }
   }
 
   /// The next value with the handler to call; nil ends the drain (and, once the mailbox
   /// is finishing, releases the handler, outside the lock).
+  @inlinable
   func next() -> (Handler, Value)? {
     let (next, released) = state.withLock { state -> ((Handler, Value)?, Handler?) in
       if let handler = state.handler, let value = state.buffer.popFirst() {
@@ -67,8 +113,40 @@ struct DeliveryMailbox<Value: Sendable, Handler: Sendable>: Sendable {
     withExtendedLifetime(released) {}
   }
 
+  /// Keeps `token`, the upstream subscription, until ``dispose()``; disposes it at once
+  /// (outside the lock) if ``dispose()`` came first, as a handler may ask to stop during
+  /// `observe` (`take(1)` on a property's replay).
+  @inlinable
+  func attach(_ token: any Disposable) {
+    let disposeNow = state.withLock { state in
+      if state.isDisposed { return true }
+      state.upstream = token
+      return false
+    }
+    if disposeNow { token.dispose() }
+  }
+
+  /// ``close()``, and disposes the upstream subscription kept by ``attach(_:)``: both under
+  /// one lock, the token disposed and the handler released outside it. Once this returns, no
+  /// value is taken for a call.
+  @usableFromInline
+  func dispose() {
+    let released = state.withLock { state in
+      state.isDisposed = true
+      defer {
+        state.handler = nil
+        state.buffer = DeliveryBuffer()
+        state.upstream = nil
+      }
+      return (state.handler, state.buffer, state.upstream)
+    }
+    released.2?.dispose()
+    withExtendedLifetime(released) {}
+  }
+
   /// Ends delivery once the values that wait have been delivered: the source will send no
   /// more (it released the subscription's handler). Closes at once if nothing waits.
+  @usableFromInline
   func finish() {
     let released = state.withLock { state -> Handler? in
       // Values wait only while a drain runs; that drain closes the mailbox when it is done.
@@ -82,13 +160,26 @@ struct DeliveryMailbox<Value: Sendable, Handler: Sendable>: Sendable {
     withExtendedLifetime(released) {}
   }
 
+  @usableFromInline
   var isClosed: Bool { state.withLock { $0.handler == nil } }
+
+  /// How many drains have been started.
+  @usableFromInline
+  var drainsStarted: Int { state.withLock { $0.drainsStarted } }
+}
+
+/// A delivery whose drains the tests count: a burst that waits must be drained by one job
+/// (one task, main-queue block or actor job), not one per value.
+package protocol DrainCounting {
+  /// How many drains (jobs, or synchronous drains on the notifying thread) have started.
+  var drainsStarted: Int { get }
 }
 
 /// An asynchronous delivery (queue, main actor, isolated) as the upstream source feeds it.
 /// Each delivery ends itself with the same three lines (`finish`, `dispose`, `isDisposed`):
 /// written once in an extension of this protocol they cost an allocation per shared
 /// subscription (measured by the S8s row), so each class keeps its own.
+@usableFromInline
 protocol FedDelivery: AnyObject, Sendable {
   associatedtype Value: Sendable
   /// Takes in a value the source delivered.
@@ -102,13 +193,16 @@ protocol FedDelivery: AnyObject, Sendable {
 /// subscription is disposed, or when the source deinitializes or ends the subscription
 /// itself (`take`) without anyone calling `dispose()`. Make one per subscription and let no
 /// one else keep it.
+@usableFromInline
 final class DeliveryFeed<Delivery: FedDelivery>: Sendable {
-  private let delivery: Delivery
+  @usableFromInline let delivery: Delivery
 
+  @inlinable
   init(_ delivery: Delivery) {
     self.delivery = delivery
   }
 
+  @inlinable
   func callAsFunction(_ value: Delivery.Value) {
     delivery.enqueue(value)
   }

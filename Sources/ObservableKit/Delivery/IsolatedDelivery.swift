@@ -1,33 +1,35 @@
-/// One subscription of the `Sendable` family: a handler that keeps the isolation of the code
+/// One subscription of the `Sendable` family whose handler keeps the isolation of the code
 /// that registered it (`@isolated(any)`), called in order, one call at a time.
 ///
-/// Where the handler runs:
-/// - **Nonisolated** (registered from nonisolated code): on the notifying thread, before
-///   the notification returns.
-/// - **Main actor**: before the notification returns when it is made on the main actor and
-///   nothing of this subscription waits; otherwise enqueued to the main actor, behind what
-///   waits. The runtime tells whether the caller runs on the main actor (an immediate task
-///   isolated to it starts at once exactly then), so nothing is guessed from the thread.
-/// - **Any other actor**: always enqueued to that actor, in order. The language has no way
-///   to call an `@isolated(any)` function synchronously, and the runtime no way to ask
-///   whether code runs on an arbitrary actor without trapping, so nothing here guesses.
+/// `observe { }` and `observeChanges { }` give a nonisolated handler to `NonisolatedDelivery`
+/// and a main-actor one to `MainActorDelivery`, which call them synchronously where they may
+/// on every OS version (see ``observe(_:through:)`` and `BoundHandler`). This class delivers
+/// the rest: handlers isolated to any other actor, and the owner-bound forms, whose call
+/// loads the owner first.
 ///
-/// A synchronous call of an `@isolated(any)` function cannot be written in Swift 6.3
-/// (SE-0431 leaves it to a future direction), so the synchronous cases start an immediate
-/// task (SE-0472), which runs on the calling thread up to its first suspension; the drain
-/// below never suspends when it already runs with the handler's isolation. Where immediate
-/// tasks are unavailable (Apple platforms before 26, or `OBSERVABLEKIT_SIMULATE_OS_BEFORE_26=1`
-/// in a debug build), every call is enqueued instead, in order: nonisolated handlers to the
-/// global concurrent executor, main-actor ones to the main actor. No sound way exists there
-/// to call an `@isolated(any)` function without a task, even on the main thread; a
-/// main-actor handler that must run at once on every OS version is registered with
-/// `observe(on: MainActor.shared)`, which takes a plain `@MainActor` function.
+/// Where the handler runs:
+/// - **Nonisolated** (owner-bound forms): on the notifying thread, before the notification
+///   returns, when nothing of this subscription waits.
+/// - **Main actor** (owner-bound forms): before the notification returns when it is made on
+///   the main actor and nothing of this subscription waits; otherwise enqueued to the main
+///   actor, behind what waits.
+/// - **Any other actor**: enqueued to that actor, in order. Values that come while a drain is
+///   pending or running wait in the mailbox, and that one job delivers them: one job per
+///   burst, not per value. The drain runs on the actor's executor, so each awaited call
+///   starts without a hop or an allocation.
+///
+/// The owner-bound synchronous cases start an immediate task (SE-0472), which runs on the
+/// calling thread up to its first suspension; the drain below never suspends when it already
+/// runs with the handler's isolation. Where immediate tasks are unavailable (Apple platforms
+/// before 26, or `OBSERVABLEKIT_SIMULATE_OS_BEFORE_26=1` in a debug build), those calls are
+/// enqueued instead, in order.
 ///
 /// The drain follows `DeliveryMailbox`'s invariant. Each drain runs with the handler's own
 /// isolation and takes the next value just before the call, which then starts without
 /// suspending; a call whose value was taken just before `dispose()` may still run, as for a
 /// pass in progress (the schedule explorer runs that interleaving).
-final class IsolatedDelivery<Value: Sendable>: Disposable, FedDelivery {
+@usableFromInline
+final class IsolatedDelivery<Value: Sendable>: Disposable, FedDelivery, DrainCounting {
   /// Calls the user's handler with one value. It runs with the caller's isolation, so it adds
   /// no hop to the handler's own.
   typealias Call = nonisolated(nonsending) @Sendable (Value) async -> Void
@@ -80,7 +82,33 @@ final class IsolatedDelivery<Value: Sendable>: Disposable, FedDelivery {
 
   /// Delivers to `handler`, with its own isolation, what the subscription `subscribe` makes
   /// hears.
+  ///
+  /// A nonisolated handler and a main-actor one are called synchronously where the rules
+  /// allow, on every OS version, with no task (`BoundHandler` says why that is sound):
+  /// - nonisolated: `NonisolatedDelivery`, on the notifying thread;
+  /// - main actor: `MainActorDelivery`, the delivery of `observe(on: MainActor.shared)`, at
+  ///   once on the main actor, and otherwise one main-actor job per burst.
+  /// A handler isolated to any other actor gets an `IsolatedDelivery`, drained on its actor.
+  ///
+  /// Inlinable, so that the two synchronous deliveries are specialized for the value type
+  /// where the subscription is made (see `DeliveryMailbox`).
+  @inlinable
   static func observe(
+    _ handler: @escaping @isolated(any) @Sendable (Value) -> Void,
+    through subscribe: (@escaping @Sendable (Value) -> Void) -> any Disposable
+  ) -> any Disposable {
+    if handler.isolation == nil {
+      return NonisolatedDelivery(call: BoundHandler.nonisolatedCall(handler), subscribe: subscribe)
+    }
+    if BoundHandler.isMainActor(handler) {
+      return MainActorDelivery(call: BoundHandler.mainActorCall(handler), subscribe: subscribe)
+    }
+    return observeOnActor(handler, through: subscribe)
+  }
+
+  /// The delivery of a handler isolated to an actor other than the main actor.
+  @usableFromInline
+  static func observeOnActor(
     _ handler: @escaping @isolated(any) @Sendable (Value) -> Void,
     through subscribe: (@escaping @Sendable (Value) -> Void) -> any Disposable
   ) -> any Disposable {
@@ -91,6 +119,7 @@ final class IsolatedDelivery<Value: Sendable>: Disposable, FedDelivery {
   }
 
   /// Delivers `value` after the values that wait, synchronously where the route allows.
+  @usableFromInline
   func enqueue(_ value: Value) {
     guard mailbox.post(value) else { return }
     switch route {
@@ -125,16 +154,21 @@ final class IsolatedDelivery<Value: Sendable>: Disposable, FedDelivery {
     }
   }
 
+  @usableFromInline
   func finish() {
     mailbox.finish()
   }
 
+  @usableFromInline
   func dispose() {
     upstream.dispose()
     mailbox.close()
   }
 
+  @usableFromInline
   var isDisposed: Bool { mailbox.isClosed }
+
+  package var drainsStarted: Int { mailbox.drainsStarted }
 }
 
 /// An actor that runs on another actor's executor, so that code isolated to it runs with that

@@ -11,47 +11,77 @@ import Dispatch
 /// immediate task isolated to the main actor (SE-0472), which runs at once when the runtime
 /// knows the caller runs there and is enqueued otherwise; before them (or with
 /// `OBSERVABLEKIT_SIMULATE_OS_BEFORE_26=1` in a debug build), it goes through the main queue.
-final class MainActorDelivery<Value: Sendable>: Disposable, FedDelivery {
-  typealias Handler = @MainActor (Value) -> Void
+@usableFromInline
+final class MainActorDelivery<Value: Sendable>: Disposable, FedDelivery, DrainCounting {
+  @usableFromInline typealias Handler = @MainActor (Value) -> Void
 
-  private let mailbox: DeliveryMailbox<Value, Handler>
-  private let upstream = DisposableSlot()
+  @usableFromInline let mailbox: DeliveryMailbox<Value, MainActorCall<Value>>
 
   /// Subscribes `handler` through `subscribe`, to be called on the main actor.
+  @inlinable
   init(handler: @escaping Handler, subscribe: (@escaping @Sendable (Value) -> Void) -> any Disposable) {
-    mailbox = DeliveryMailbox(handler: handler)
+    mailbox = DeliveryMailbox(handler: MainActorCall(handler))
     let feed = DeliveryFeed(self)
-    upstream.fill(subscribe { feed($0) })
+    mailbox.attach(subscribe { feed($0) })
   }
 
+  /// Subscribes `call` through `subscribe`; see ``init(handler:subscribe:)``.
+  @inlinable
+  init(call: MainActorCall<Value>, subscribe: (@escaping @Sendable (Value) -> Void) -> any Disposable) {
+    mailbox = DeliveryMailbox(handler: call)
+    let feed = DeliveryFeed(self)
+    mailbox.attach(subscribe { feed($0) })
+  }
+
+  @inlinable
   func enqueue(_ value: Value) {
-    guard mailbox.post(value) else { return }
     if MainActorNow.isCurrent {
-      MainActorNow.run { self.drain() }
-    } else if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *),
+      // Where main-actor code may run now: call at once unless a drain runs (then the value
+      // waits behind what waits, and that drain delivers it).
+      guard let handler = mailbox.startDrain(with: value) else { return }
+      handler.body(value)
+      drainHere()
+      return
+    }
+    guard mailbox.post(value) else { return }
+    if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *),
       !MainActorNow.simulatesOSBefore26
     {
       Task.immediate { @MainActor in self.drain() }
     } else {
-      DispatchQueue.main.async { MainActorNow.run { self.drain() } }
+      DispatchQueue.main.async { self.drain() }
     }
   }
 
-  @MainActor
-  private func drain() {
+  /// The drain of a main-actor job (a task or a main-queue block): checks once that it runs
+  /// where main-actor code may run, trapping otherwise (see `MainActorCall`).
+  @inlinable
+  func drain() {
+    precondition(MainActorNow.isCurrent, "a main-actor handler's drain off the main actor")
+    drainHere()
+  }
+
+  /// The drain, called only right after ``MainActorNow/isCurrent`` held on this thread, or
+  /// from ``drain()``: the handler runs as main-actor code here, without a closure per value.
+  @inlinable
+  func drainHere() {
     while let (handler, value) = mailbox.next() {
-      handler(value)
+      handler.body(value)
     }
   }
 
+  @usableFromInline
   func finish() {
     mailbox.finish()
   }
 
+  @usableFromInline
   func dispose() {
-    upstream.dispose()
-    mailbox.close()
+    mailbox.dispose()
   }
 
+  @usableFromInline
   var isDisposed: Bool { mailbox.isClosed }
+
+  package var drainsStarted: Int { mailbox.drainsStarted }
 }

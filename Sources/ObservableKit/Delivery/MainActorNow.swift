@@ -10,19 +10,20 @@ import ObservableKitShims
 /// main-actor job). The runtime's own check (`MainActor.assumeIsolated`) is not asked: before
 /// macOS 15 it only knows the main thread, and traps in a main-queue block that runs
 /// elsewhere (after `dispatchMain()`, the main queue is drained by a worker thread).
+@usableFromInline
 enum MainActorNow {
   /// True in debug builds run with `OBSERVABLEKIT_SIMULATE_OS_BEFORE_26=1`: every delivery
   /// then takes the path of Apple platforms before the 26 releases, on any OS. The
   /// environment is read once, at the first delivery that asks.
   #if DEBUG
-  static let simulatesOSBefore26 = okit_simulate_os_before_26_requested()
+  @usableFromInline static let simulatesOSBefore26 = okit_simulate_os_before_26_requested()
   #else
-  @inline(__always) static var simulatesOSBefore26: Bool { false }
+  @usableFromInline static var simulatesOSBefore26: Bool { false }
   #endif
 
   /// Marks the main queue, so that a block running on it (or on a queue that targets it) can
   /// tell, whatever its thread.
-  private static let mainQueueKey: DispatchSpecificKey<Void> = {
+  @usableFromInline static let mainQueueKey: DispatchSpecificKey<Void> = {
     let key = DispatchSpecificKey<Void>()
     DispatchQueue.main.setSpecific(key: key, value: ())
     return key
@@ -31,17 +32,27 @@ enum MainActorNow {
   /// Whether the caller runs where main-actor code may run now, without a hop: on the main
   /// thread, or in a block of the main queue. Never traps; false means "not known to be",
   /// and the caller then enqueues.
+  @inlinable
   static var isCurrent: Bool {
     okit_is_main_thread() || DispatchQueue.getSpecific(key: mainQueueKey) != nil
   }
 
   /// Runs `body`, main-actor code, here and now, as `MainActor.assumeIsolated` does once its
   /// check has passed. Call it only where ``isCurrent`` holds, or from a main-queue block.
+  @inlinable
   static func run(_ body: @MainActor () -> Void) {
     typealias Isolated = @MainActor () -> Void
     typealias Plain = () -> Void
     withoutActuallyEscaping(body) { (body: @escaping Isolated) in
       unsafeBitCast(body, to: Plain.self)()
     }
+  }
+
+  /// `handler`, a main-actor function, as the plain function it is, to be called only where
+  /// ``isCurrent`` holds or from main-actor code, as ``run(_:)`` does (see `MainActorCall`).
+  /// Not inlined: the conversion happens once, at registration, at the generic level.
+  @usableFromInline
+  static func retype<Value>(_ handler: @escaping @MainActor (Value) -> Void) -> (Value) -> Void {
+    unsafeBitCast(handler, to: ((Value) -> Void).self)
   }
 }

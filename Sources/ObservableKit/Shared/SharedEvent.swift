@@ -27,9 +27,10 @@
 ///   is called on the main actor and nothing of this subscription waits, otherwise later,
 ///   enqueued to the main actor.
 /// - Registered from **another actor**, it is always enqueued to that actor.
-/// - Before macOS 26, iOS 26, tvOS 26, watchOS 26 and visionOS 26 (no immediate tasks), the
-///   nonisolated and main-actor cases are enqueued too, in order. For a main-actor handler
-///   that runs at once on every OS version, use ``SharedEventSource/observe(on:_:)-(MainActor,_)``.
+/// - These rules hold on every OS version, with no task and no allocation per value. A value
+///   that must hop waits in the subscription's queue, and one job on the handler's actor
+///   delivers all that waits. (The owner-bound forms, `observe(with:_:)`, differ before the
+///   26 releases: see the Platforms article.)
 ///
 /// Either way the calls of one subscription never overlap and keep the order of the
 /// notifications. A notification that comes while the subscription is being called waits
@@ -38,10 +39,8 @@
 /// another thread may still run). Subscriptions run in registration order for each
 /// notification.
 ///
-/// A handler that is not synchronous starts a task per call (the language cannot yet call an
-/// `@isolated(any)` closure synchronously); ``observe(on:_:)-(DispatchQueue,_)`` and
-/// ``observe(on:_:)-(MainActor,_)`` are there for code that wants a queue or the main actor
-/// regardless of where it registers.
+/// ``observe(on:_:)-(DispatchQueue,_)`` and ``observe(on:_:)-(MainActor,_)`` are there for
+/// code that wants a queue or the main actor regardless of where it registers.
 ///
 /// ## Re-entrancy
 /// A notification made from inside a handler, on the same thread, is queued and delivered

@@ -36,6 +36,7 @@ extension SharedEventSource {
   /// named by `fileID:line`, the call site.
   ///
   /// - Returns: A disposable that ends this registration. Dropping it does not end it.
+  @inlinable
   public func observe(
     @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (Value) -> Void,
     fileID: StaticString = #fileID,
@@ -82,6 +83,7 @@ extension SharedPropertySource {
   /// handler keeps the isolation of the caller, as for
   /// ``SharedEventSource/observe(_:fileID:line:)``; in a debug build inside
   /// ObservableKitTesting's `withLeakCheck`, the subscription is named by `fileID:line`.
+  @inlinable
   public func observeChanges(
     @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (Value) -> Void,
     fileID: StaticString = #fileID,

@@ -20,8 +20,8 @@
 /// (the value is visible before any handler runs, calls never go back in time and end on
 /// the final value) and adds the delivery rules of ``SharedEvent``: each handler keeps the
 /// isolation of the code that registered it. A main-actor observer registered on the main
-/// thread hears the replay before ``SharedEventSource/observe(_:fileID:line:)`` returns (from the 26
-/// releases on; before them the replay is enqueued, as ``SharedEvent`` says).
+/// thread hears the replay before ``SharedEventSource/observe(_:fileID:line:)`` returns, on
+/// every OS version.
 public final class SharedProperty<T: Sendable>: SharedPropertySource, @unchecked Sendable {
   // `property`'s storage lock guards all of its state, and every handler this type registers
   // on it is @Sendable (it only forwards to a Sendable delivery or handler).

@@ -43,8 +43,7 @@ struct ContractWalkTests {
     #expect(token.value?.isDisposed == true)
   }
 
-  @Test("Contract: a shared handler that disposes itself inside its call hears nothing more, not even what was notified during the call",
-    .enabled(if: DeliveryPath.usesImmediateTasks, DeliveryPath.immediateOnly))
+  @Test("Contract: a shared handler that disposes itself inside its call hears nothing more, not even what was notified during the call")
   func isolatedDisposeFromInsideHandler() {
     let event = SharedEvent<Int>()
     let heard = ValueLog<Int>()
@@ -67,8 +66,7 @@ struct ContractWalkTests {
     #expect(token.value?.isDisposed == true)
   }
 
-  @Test("Contract: each shared notification reaches the subscriptions in registration order, whatever their form",
-    .enabled(if: DeliveryPath.usesImmediateTasks, DeliveryPath.immediateOnly))
+  @Test("Contract: each shared notification reaches the subscriptions in registration order, whatever their form")
   func sharedRegistrationOrder() {
     let event = SharedEvent<Int>()
     let order = ValueLog<String>()

@@ -35,28 +35,22 @@ struct DeliveryPathTests {
     tokens.forEach { $0.dispose() }
   }
 
-  @Test("Contract: a shared isolation-inheriting main-actor handler runs at once with immediate tasks, and is enqueued before them")
-  func sharedMainActorHandlerFollowsThePath() async {
+  @Test("Contract: a shared observe handler registered on the main actor runs at once on every path: replay, sets, observeChanges")
+  func sharedMainActorHandlerIsSynchronousOnEveryPath() {
     let recorder = Recorder()
     let shared = SharedProperty(1)
-    let token = shared.observe { recorder.values.append($0) }
+    let tokens = [
+      shared.observe { recorder.values.append($0) },
+      shared.observeChanges { recorder.values.append($0 * 10) },
+    ]
+    #expect(recorder.values == [1], "the replay ran before observe returned")
     shared.value = 2
-    if DeliveryPath.usesImmediateTasks {
-      #expect(recorder.values == [1, 2])
-    } else {
-      // This test holds the main actor: the enqueued calls cannot have run yet.
-      #expect(recorder.values == [], "enqueued to the main actor, replay included")
-      await waitUntil { recorder.values.count == 2 }
-      #expect(recorder.values == [1, 2], "in order, once each")
-    }
-    token.dispose()
+    #expect(recorder.values == [1, 2, 20], "both ran before the set returned")
+    tokens.forEach { $0.dispose() }
   }
 
-  @Test(
-    "Contract: before the 26 releases, a shared nonisolated handler is called later, in order, one call at a time",
-    .enabled(if: !DeliveryPath.usesImmediateTasks, DeliveryPath.before26Only)
-  )
-  nonisolated func sharedNonisolatedHandlerIsEnqueuedBefore26() async {
+  @Test("Contract: a shared nonisolated observe handler runs on the notifying thread on every path, one call at a time, in order")
+  nonisolated func sharedNonisolatedHandlerIsSynchronousOnEveryPath() {
     let event = SharedEvent<Int>()
     let log = ValueLog<Int>()
     let inside = Guarded(0)
@@ -69,12 +63,7 @@ struct DeliveryPathTests {
     race(threads: 2) { thread in
       for value in 0..<200 { event.notifyObservers(thread * 1_000 + value) }
     }
-    var turns = 0
-    while log.count < 400, turns < 100_000 {
-      await Task.yield()
-      turns += 1
-    }
-    #expect(log.count == 400, "every value, once")
+    #expect(log.count == 400, "every value, once, before the notifications returned")
     for thread in 0..<2 {
       let mine = log.values.filter { $0 / 1_000 == thread }
       #expect(mine == mine.sorted(), "the values of one notifying thread keep their order")

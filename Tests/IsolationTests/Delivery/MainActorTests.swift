@@ -38,10 +38,7 @@ struct MainActorTests {
     #expect(model.titles == ["observe 0", "with 0", "observe 1", "with 1", "subscribe 1"])
   }
 
-  @Test(
-    "Contract: a shared property's main-actor handler hears the replay and main-thread sets at once",
-    .enabled(if: DeliveryPath.usesImmediateTasks, DeliveryPath.immediateOnly)
-  )
+  @Test("Contract: a shared property's main-actor handler hears the replay and main-thread sets at once, on every path")
   func sharedOnMainThreadIsSynchronous() {
     let shared = SharedProperty(0)
     let model = ViewModel(shared: shared)

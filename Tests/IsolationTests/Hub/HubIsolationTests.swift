@@ -37,10 +37,7 @@ final class NowPlayingViewModel: PropertyModel {
 /// checked with the runtime (`assertIsolated`) and actor facts, never `Thread.isMainThread`.
 @Suite("Hub isolation")
 struct HubIsolationTests {
-  @Test(
-    "Contract: a main-actor handler hears a post made on the main actor before post returns",
-    .enabled(if: DeliveryPath.usesImmediateTasks, DeliveryPath.immediateOnly)
-  )
+  @Test("Contract: a main-actor handler hears a post made on the main actor before post returns")
   @MainActor
   func mainActorPostIsSynchronous() {
     let hub = SharedEventHub()

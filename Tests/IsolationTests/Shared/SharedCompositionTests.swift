@@ -6,8 +6,7 @@ import TestSupport
 /// (which keep a current value), combineLatest, and the compositions. Swift 6 mode.
 @Suite("Shared compositions")
 struct SharedCompositionTests {
-  @Test("Contract: skip and merge(with:) on the shared family count per subscription and end every upstream subscription",
-    .enabled(if: DeliveryPath.usesImmediateTasks, DeliveryPath.immediateOnly))
+  @Test("Contract: skip and merge(with:) on the shared family count per subscription and end every upstream subscription")
   func skipAndMerge() {
     let first = SharedEvent<Int>()
     let second = SharedEvent<Int>()
@@ -33,8 +32,7 @@ struct SharedCompositionTests {
     #expect(many.allSatisfy { !$0.isObserved })
   }
 
-  @Test("Contract: map and removeDuplicates on a SharedProperty return a SharedReadOnlyProperty that has a value, replays it and offers observeChanges",
-    .enabled(if: DeliveryPath.usesImmediateTasks, DeliveryPath.immediateOnly))
+  @Test("Contract: map and removeDuplicates on a SharedProperty return a SharedReadOnlyProperty that has a value, replays it and offers observeChanges")
   func propertyOperatorsKeepAValue() {
     let celsius = SharedProperty(20)
     let fahrenheit: SharedReadOnlyProperty<Int> = celsius.map { $0 * 9 / 5 + 32 }
@@ -66,8 +64,7 @@ struct SharedCompositionTests {
     #expect(view.value == 100)
   }
 
-  @Test("Contract: combineLatest on the shared family pairs current values, then updates on either side",
-    .enabled(if: DeliveryPath.usesImmediateTasks, DeliveryPath.immediateOnly))
+  @Test("Contract: combineLatest on the shared family pairs current values, then updates on either side")
   func combineLatest() {
     let name = SharedProperty("Ada")
     let score = SharedProperty(1)
@@ -165,8 +162,7 @@ struct SharedCompositionTests {
     )
   }
 
-  @Test("Contract: shared scan folds each value exactly once, also from several threads",
-    .enabled(if: DeliveryPath.usesImmediateTasks, DeliveryPath.immediateOnly))
+  @Test("Contract: shared scan folds each value exactly once, also from several threads")
   func scan() {
     let event = SharedEvent<Int>()
     let totals = ValueLog<Int>()
@@ -183,8 +179,7 @@ struct SharedCompositionTests {
     concurrentToken.dispose()
   }
 
-  @Test("Contract: shared withLatestFrom, prepend and pairwise follow the confined rules",
-    .enabled(if: DeliveryPath.usesImmediateTasks, DeliveryPath.immediateOnly))
+  @Test("Contract: shared withLatestFrom, prepend and pairwise follow the confined rules")
   func withLatestFromPrependPairwise() {
     let tapped = SharedEvent<Int>()
     let query = SharedProperty("")
@@ -273,8 +268,7 @@ struct SharedCompositionMainActorTests {
     }
   }
 
-  @Test("Contract: main-actor handlers of shared skip, merge, combineLatest and scan run before the main-thread notification returns",
-    .enabled(if: DeliveryPath.usesImmediateTasks, DeliveryPath.immediateOnly))
+  @Test("Contract: main-actor handlers of shared skip, merge, combineLatest and scan run before the main-thread notification returns")
   func mainActorChains() {
     let name = SharedProperty("")
     let agreed = SharedProperty(false)

@@ -6,10 +6,7 @@ import TestSupport
 /// The Sendable family away from the main actor: nonisolated handlers, actors, the fast path.
 @Suite("Shared family")
 struct SharedTests {
-  @Test(
-    "Contract: a nonisolated handler runs on the notifying thread before notify returns",
-    .enabled(if: DeliveryPath.usesImmediateTasks, DeliveryPath.immediateOnly)
-  )
+  @Test("Contract: a nonisolated handler runs on the notifying thread before notify returns")
   func nonisolatedIsSynchronous() {
     let event = SharedEvent<Int>()
     let threads = ValueLog<UInt>()
@@ -26,10 +23,7 @@ struct SharedTests {
     token.dispose()
   }
 
-  @Test(
-    "Contract: one subscription's calls never overlap and keep the order of notifications",
-    .enabled(if: DeliveryPath.usesImmediateTasks, DeliveryPath.immediateOnly)
-  )
+  @Test("Contract: one subscription's calls never overlap and keep the order of notifications")
   func callsNeverOverlap() {
     let event = SharedEvent<Int>()
     let inside = Guarded(0)
@@ -103,10 +97,7 @@ struct SharedTests {
     #expect(total.value == 2_000)
   }
 
-  @Test(
-    "Contract: a shared property replays, then delivers every set, ending on the final value",
-    .enabled(if: DeliveryPath.usesImmediateTasks, DeliveryPath.immediateOnly)
-  )
+  @Test("Contract: a shared property replays, then delivers every set, ending on the final value")
   func sharedProperty() {
     let property = SharedProperty(0)
     let log = ValueLog<Int>()
@@ -157,10 +148,7 @@ struct SharedTests {
     #expect(event.observerCount == 0)
   }
 
-  @Test(
-    "Contract: operators and read-only views of shared sources",
-    .enabled(if: DeliveryPath.usesImmediateTasks, DeliveryPath.immediateOnly)
-  )
+  @Test("Contract: operators and read-only views of shared sources")
   func operators() {
     let event = SharedEvent<Int>()
     let log = ValueLog<String>()

@@ -103,10 +103,7 @@ struct EventHubStressTests {
     }
   }
 
-  @Test(
-    "Contract: SharedEventHub posts racing observes and disposals of the same message and of others; each subscription hears each post at most once, never after dispose() returned but for a call already taken",
-    .enabled(if: DeliveryPath.usesImmediateTasks, DeliveryPath.immediateOnly)
-  )
+  @Test("Contract: SharedEventHub posts racing observes and disposals of the same message and of others; each subscription hears each post at most once, never after dispose() returned but for a call already taken")
   func sharedPostsRaceObservesAndDisposes() {
     let hub = SharedEventHub()
     // Message 0 and message 1 share a name and differ in payload type; message 2 is another name.
@@ -226,10 +223,7 @@ struct EventHubStressTests {
     #expect(hub.observerCount(of: score) == 0 && hub.observerCount(of: other) == 0 && hub.observerCount(of: scoreText) == 0)
   }
 
-  @Test(
-    "Contract: SharedEventHub: many threads make a message's first observers at once; all share one channel",
-    .enabled(if: DeliveryPath.usesImmediateTasks, DeliveryPath.immediateOnly)
-  )
+  @Test("Contract: SharedEventHub: many threads make a message's first observers at once; all share one channel")
   func sharedFirstObserversRace() {
     let hub = SharedEventHub()
     for round in 0..<60 {

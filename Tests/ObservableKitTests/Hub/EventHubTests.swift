@@ -628,10 +628,7 @@ struct EventHubTests {
 
   // MARK: - SharedEventHub
 
-  @Test(
-    "Contract: a SharedEventHub handler registered from nonisolated code runs on the posting thread before post returns",
-    .enabled(if: DeliveryPath.usesImmediateTasks, DeliveryPath.immediateOnly)
-  )
+  @Test("Contract: a SharedEventHub handler registered from nonisolated code runs on the posting thread before post returns")
   func sharedNonisolatedIsSynchronous() {
     let hub = SharedEventHub()
     let heard = ValueLog<String>()
@@ -670,10 +667,7 @@ struct EventHubTests {
     #expect(total.value == 1_000)
   }
 
-  @Test(
-    "Contract: SharedEventHub messages, sender filters and registration order are those of EventHub",
-    .enabled(if: DeliveryPath.usesImmediateTasks, DeliveryPath.immediateOnly)
-  )
+  @Test("Contract: SharedEventHub messages, sender filters and registration order are those of EventHub")
   func sharedMessagesAndSenders() {
     let hub = SharedEventHub()
     let sender = SharedSender()
@@ -704,10 +698,7 @@ struct EventHubTests {
     #expect(hub.observerCount(of: Messages.score) == 0)
   }
 
-  @Test(
-    "Contract: a SharedEventHub observer whose sender has deallocated hears nothing",
-    .enabled(if: DeliveryPath.usesImmediateTasks, DeliveryPath.immediateOnly)
-  )
+  @Test("Contract: a SharedEventHub observer whose sender has deallocated hears nothing")
   func sharedDeadSenderHearsNothing() {
     let hub = SharedEventHub()
     let heard = ValueLog<Int>()
@@ -727,10 +718,7 @@ struct EventHubTests {
     token.dispose()
   }
 
-  @Test(
-    "Contract: a SharedEventHub post inside its own handler is queued; another message is delivered at once",
-    .enabled(if: DeliveryPath.usesImmediateTasks, DeliveryPath.immediateOnly)
-  )
+  @Test("Contract: a SharedEventHub post inside its own handler is queued; another message is delivered at once")
   func sharedReentrancy() {
     let hub = SharedEventHub()
     let order = ValueLog<String>()

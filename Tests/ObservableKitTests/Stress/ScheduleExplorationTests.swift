@@ -262,9 +262,8 @@ struct ScheduleExplorationTests {
   }
 
   @Test(
-    "Shared delivery: two notifications and a dispose racing one subscription's drain (3 operations, every interleaving)",
-    // The explorer drives the drain on the notifying thread, where immediate tasks start it.
-    .enabled(if: DeliveryPath.usesImmediateTasks, DeliveryPath.immediateOnly)
+    "Shared delivery: two notifications and a dispose racing one subscription's drain (3 operations, every interleaving)"
+    // The explorer drives the drain on the notifying thread, on every delivery path.
   )
   func isolatedDrain() {
     struct State {
@@ -299,9 +298,8 @@ struct ScheduleExplorationTests {
   }
 
   @Test(
-    "Shared delivery: two notifications racing the source's release, which finishes the drain (3 operations, every interleaving)",
-    // The explorer drives the drain on the notifying thread, where immediate tasks start it.
-    .enabled(if: DeliveryPath.usesImmediateTasks, DeliveryPath.immediateOnly)
+    "Shared delivery: two notifications racing the source's release, which finishes the drain (3 operations, every interleaving)"
+    // The explorer drives the drain on the notifying thread, on every delivery path.
   )
   func isolatedDrainFinish() {
     struct State {

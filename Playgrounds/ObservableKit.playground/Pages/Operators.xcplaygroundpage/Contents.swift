@@ -135,8 +135,8 @@ example("merge and combineLatest over arrays") {
  The shared family has the same operators with the same spellings; their closures are
  `@Sendable`. On a `SharedProperty`, `map`, `removeDuplicates` and `combineLatest` give a
  `SharedReadOnlyProperty`, which has a current value. `observeNonisolated` calls its
- handler on the notifying thread before the set returns, on every OS version (`observe`
- keeps the caller's isolation, and before the 26 releases enqueues; see Platforms).
+ handler on the notifying thread before the set returns, on every OS version, concurrently
+ across threads (`observe` keeps the caller's isolation, one call at a time).
  */
 example("The shared family") {
   let temperature = SharedProperty(20)

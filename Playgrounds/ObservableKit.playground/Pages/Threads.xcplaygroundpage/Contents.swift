@@ -10,9 +10,7 @@
 
  - registered on the **main actor** (as the code of this page is), it runs on the main
    actor: at once when the value comes on the main thread and nothing of the subscription is
-   waiting, otherwise through the main queue, in order. "At once" needs macOS 26, iOS 26 or
-   their siblings (or Linux); before them every call is enqueued, in order, and
-   `observe(on: MainActor.shared)` is the form that runs at once on every version;
+   waiting, otherwise through the main queue, in order, on every OS version;
  - registered on **another actor**, it is always enqueued to that actor;
  - registered with **`observeNonisolated`**, it runs on the notifying thread, before
    `notifyObservers` returns.
@@ -47,7 +45,7 @@ actor DownloadLog {
 
 /*:
  One `SharedEvent`, three handlers. The worker's 50% reaches the main-actor handler through
- the main queue; the main thread's 100% reaches it at once (from the 26 releases on). The
+ the main queue; the main thread's 100% reaches it at once. The
  actor hears both, later.
  */
 example("Where each handler runs") {

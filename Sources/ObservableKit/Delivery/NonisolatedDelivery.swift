@@ -1,0 +1,56 @@
+/// One subscription whose handler is nonisolated (`observe { }` registered from nonisolated
+/// code): called on the notifying thread, before the notification returns, with no task, on
+/// every OS version; one call at a time, in order.
+///
+/// When a value comes while another thread is calling the handler, it waits in the mailbox
+/// and that thread delivers it right after its current call (`DeliveryMailbox`'s invariant:
+/// one drain at a time). So the calls never overlap, and the lock hand-off orders each call
+/// after the one before, whichever thread makes it.
+@usableFromInline
+final class NonisolatedDelivery<Value: Sendable>: Disposable, FedDelivery, DrainCounting {
+  @usableFromInline typealias Handler = @Sendable (Value) -> Void
+
+  @usableFromInline let mailbox: DeliveryMailbox<Value, SendableCall<Value>>
+
+  /// Subscribes `handler` through `subscribe`.
+  @inlinable
+  init(handler: @escaping Handler, subscribe: (@escaping @Sendable (Value) -> Void) -> any Disposable) {
+    mailbox = DeliveryMailbox(handler: SendableCall(handler))
+    let feed = DeliveryFeed(self)
+    mailbox.attach(subscribe { feed($0) })
+  }
+
+  /// Subscribes `call` through `subscribe`; see ``init(handler:subscribe:)``.
+  @inlinable
+  init(call: SendableCall<Value>, subscribe: (@escaping @Sendable (Value) -> Void) -> any Disposable) {
+    mailbox = DeliveryMailbox(handler: call)
+    let feed = DeliveryFeed(self)
+    mailbox.attach(subscribe { feed($0) })
+  }
+
+  @inlinable
+  func enqueue(_ value: Value) {
+    guard let handler = mailbox.startDrain(with: value) else { return }
+    schedulePoint("isolated.drain: a value taken; calling outside the lock")
+    handler.body(value)
+    while let (handler, value) = mailbox.next() {
+      schedulePoint("isolated.drain: a value taken; calling outside the lock")
+      handler.body(value)
+    }
+  }
+
+  @usableFromInline
+  func finish() {
+    mailbox.finish()
+  }
+
+  @usableFromInline
+  func dispose() {
+    mailbox.dispose()
+  }
+
+  @usableFromInline
+  var isDisposed: Bool { mailbox.isClosed }
+
+  package var drainsStarted: Int { mailbox.drainsStarted }
+}
