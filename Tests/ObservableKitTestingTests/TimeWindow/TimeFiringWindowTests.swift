@@ -64,7 +64,7 @@ struct TimeFiringWindowTests {
     }
     defer { recorded.dispose() }
     send("a")
-    let advancing = Task.detached { await clock.advance(to: .init(offset: .milliseconds(100))) }
+    let advancing = await advanceOnRunningTask(clock, to: .milliseconds(100))
     try busyWait { clock.now.offset >= .milliseconds(100) }
     send("b")
     await advancing.value
@@ -88,7 +88,7 @@ struct TimeFiringWindowTests {
     subject.send(before[0])
     await clock.advance(to: .init(offset: .milliseconds(50)))
     for value in before.dropFirst() { subject.send(value) }
-    let advancing = Task.detached { await clock.advance(to: .init(offset: .milliseconds(100))) }
+    let advancing = await advanceOnRunningTask(clock, to: .milliseconds(100))
     // The clock has claimed the deadline at 100 ms and handed it to the timer's task, which
     // now waits for the main actor, held here.
     try busyWait { clock.now.offset >= .milliseconds(100) }
@@ -99,6 +99,23 @@ struct TimeFiringWindowTests {
     #expect(heard == expectedAtDeadline, "\(kind) on \(surface): the value that arrived at 100 ms went early")
     await clock.advance(to: .init(offset: .milliseconds(200)))
     #expect(heard == expectedAtDeadline + [9], "\(kind) on \(surface): the value that arrived at 100 ms was lost")
+  }
+
+  /// Starts a detached task that advances `clock` to `offset`, and returns once that task runs
+  /// on a thread: the main actor is only held busy (`busyWait`) after that, so a busy pool
+  /// (the whole suite runs in parallel on two cores) delays the advance while the main actor
+  /// is still free, instead of holding the main actor, and every test waiting for it, until
+  /// the task gets a thread.
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
+  private func advanceOnRunningTask(_ clock: ManualClock, to offset: Duration) async -> Task<Void, Never> {
+    let (started, starting) = AsyncStream<Void>.makeStream()
+    let advancing = Task.detached {
+      starting.yield()
+      starting.finish()
+      await clock.advance(to: .init(offset: offset))
+    }
+    for await _ in started { break }
+    return advancing
   }
 
   /// Holds the calling thread (here the main actor) until `condition` holds; fails after 10 s.

@@ -248,7 +248,16 @@ struct TimeModelBasedTests {
         advanceModel(to: deadline)
         pending.append((i, value))
         drain()
-        let advancing = Task.detached { await clock.advance(to: .init(offset: .milliseconds(deadline))) }
+        // The main actor is held busy only once the advancing task runs on a thread (see
+        // TimeFiringWindowTests.advanceOnRunningTask): a busy pool then delays the advance
+        // while the main actor is still free.
+        let (started, starting) = AsyncStream<Void>.makeStream()
+        let advancing = Task.detached {
+          starting.yield()
+          starting.finish()
+          await clock.advance(to: .init(offset: .milliseconds(deadline)))
+        }
+        for await _ in started { break }
         let limit = ContinuousClock.now.advanced(by: .seconds(10))
         while clock.now.offset < .milliseconds(deadline) {
           if ContinuousClock.now > limit { return Failure(prefix: done, message: "the clock never claimed \(deadline) ms") }
