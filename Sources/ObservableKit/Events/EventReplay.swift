@@ -77,6 +77,7 @@ final class EventReplay<Value> {
       { owner, value in if gate.admit(value) { handler(owner, value) } },
       reading: { _, _ in contents() }
     )
+    schedulePoint("replay: registered; delivering the replay outside the lock")
     storage.withNewPassFrame(recording: record) {
       // Repeated until the gate finds nothing held and opens, also after an empty replay:
       // live values may have reached the registration since it was added.
