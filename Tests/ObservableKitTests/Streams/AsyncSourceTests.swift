@@ -197,3 +197,25 @@ struct AsyncSourceTests {
     token.dispose()
   }
 }
+
+@Suite("SharedEvent from an async sequence: its values")
+struct AsyncSourceValuesTests {
+  @Test("for await over the values of an event made from a sequence ends when the sequence ends, after its last value")
+  func valuesFinish() async {
+    let feed = Feed()
+    let event = SharedEvent(feed.sequence)
+    let loop = Task {
+      var heard: [Int] = []
+      for await value in event.values { heard.append(value) }
+      return heard
+    }
+    #expect(await eventually { feed.isIterating })
+    feed.send(1)
+    feed.send(2)
+    feed.finish()
+    #expect(await loop.value == [1, 2])
+    var late: [Int] = []
+    for await value in event.values { late.append(value) }
+    #expect(late.isEmpty, "a loop that starts after the end ends at once")
+  }
+}
