@@ -15,18 +15,20 @@ final class EventReplay<Value> {
   @usableFromInline let capacity: Int
   // Guarded by the storage lock of the event that owns this replay: `record` and `contents`
   // are only called inside that storage's `withLock`.
-  private var ring: ContiguousArray<Value> = []
-  private var oldest = 0
+  @usableFromInline var ring: ContiguousArray<Value>
+  @usableFromInline var oldest: Int
 
   @usableFromInline
   init(capacity: Int) {
     self.capacity = capacity
+    ring = []
+    oldest = 0
     ring.reserveCapacity(Swift.min(capacity, 64))
   }
 
   /// Stores `value`; returns the value it evicted, for the caller to release after the lock.
   /// Call with the storage lock held.
-  @usableFromInline
+  @inlinable
   func record(_ value: Value) -> Value? {
     if ring.count < capacity {
       ring.append(value)
@@ -39,9 +41,12 @@ final class EventReplay<Value> {
   }
 
   /// The recorded values, oldest first. Call with the storage lock held.
-  func contents() -> [Value] {
-    if oldest == 0 { return Array(ring) }
-    return Array(ring[oldest...]) + Array(ring[..<oldest])
+  @inlinable
+  func contents() -> ContiguousArray<Value> {
+    if oldest == 0 { return ring }
+    var contents = ContiguousArray(ring[oldest...])
+    contents.append(contentsOf: ring[..<oldest])
+    return contents
   }
 
   /// Empties the ring; returns what it held, for the caller to release after the lock.
@@ -65,27 +70,35 @@ final class EventReplay<Value> {
   ///
   /// The replay runs inside a pass frame of the storage, so a notification that a replayed
   /// handler makes is delivered after the replay, as one made from inside a pass is.
-  @usableFromInline
+  @inlinable
   func register<State>(
     on storage: ObserverStorage<Value, State>,
     owner: AnyObject?,
     _ handler: @escaping (AnyObject?, Value) -> Void
   ) -> UInt64 {
     let gate = ReplayGate<Value>()
-    let (id, _, backlog) = storage.add(
+    // The epoch is read with the registration: a removal after it (a dispose, the source's
+    // end) advances it.
+    let (id, _, (backlog, epoch)) = storage.add(
       owner: owner,
       { owner, value in if gate.admit(value) { handler(owner, value) } },
-      reading: { _, _ in contents() }
+      reading: { _, _ in (contents(), storage.epoch) }
     )
     schedulePoint("replay: registered; delivering the replay outside the lock")
     storage.withNewPassFrame(recording: record) {
       // Repeated until the gate finds nothing held and opens, also after an empty replay:
       // live values may have reached the registration since it was added.
-      var pending = ContiguousArray(backlog)
+      var pending = backlog
+      // The epoch advances on every removal: the registration is looked up again only then.
+      var seen = epoch
       repeat {
         for value in pending {
           // A handler that disposes its subscription during the replay hears no more of it.
-          guard storage.contains(id) else { return gate.close() }
+          let now = storage.epoch
+          if now != seen {
+            guard storage.contains(id) else { return gate.close() }
+            seen = now
+          }
           handler(owner, value)
         }
         schedulePoint("replay: a batch replayed; taking the live values held meanwhile")
@@ -98,16 +111,26 @@ final class EventReplay<Value> {
 
 /// What one replaying registration holds back: the live values that reached it while its
 /// replay was still being delivered.
+@usableFromInline
 final class ReplayGate<Value> {
-  private struct State {
-    var isReplaying = true
-    var held: ContiguousArray<Value> = []
+  @usableFromInline
+  struct State {
+    @usableFromInline var isReplaying = true
+    @usableFromInline var held: ContiguousArray<Value> = []
+
+    @inlinable init() {}
   }
 
-  private let state = Locked(State())
+  @usableFromInline let state: Locked<State>
+
+  @inlinable
+  init() {
+    state = Locked(State())
+  }
 
   /// Whether a live `value` may be delivered now; otherwise it is held for the replaying
   /// thread.
+  @inlinable
   func admit(_ value: Value) -> Bool {
     state.withLock { state in
       guard state.isReplaying else { return true }
@@ -117,6 +140,7 @@ final class ReplayGate<Value> {
   }
 
   /// The values held so far, or none, and then the gate is open for live values.
+  @inlinable
   func takeHeldOrOpen() -> ContiguousArray<Value> {
     state.withLock { state in
       if state.held.isEmpty { state.isReplaying = false }
@@ -126,6 +150,7 @@ final class ReplayGate<Value> {
   }
 
   /// Opens the gate for good and drops what it held: the registration has ended.
+  @inlinable
   func close() {
     let dropped = state.withLock { state in
       state.isReplaying = false
