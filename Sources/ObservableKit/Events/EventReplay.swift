@@ -59,8 +59,9 @@ final class EventReplay<Value> {
     return ring
   }
 
-  /// Notifies `storage`'s handlers of `value`, recording it.
-  @inlinable
+  /// Notifies `storage`'s handlers of `value`, recording it. Specialized in the client but
+  /// not inlined, so that a plain event's notification does not carry it.
+  @inlinable @inline(never)
   func notify<State>(_ value: Value, in storage: ObserverStorage<Value, State>) {
     storage.notify(value, recording: record)
   }

@@ -143,7 +143,8 @@ public final class ObservableEvent<T>: EventSource {
   @inlinable
   public func notifyObservers(_ value: T) {
     withExtendedLifetime(self) {
-      if let replay { replay.notify(value, in: storage) } else { storage.notify(value) }
+      // The replaying event's path stays out of line, off the plain event's notification.
+      if _slowPath(replay != nil) { replay.unsafelyUnwrapped.notify(value, in: storage) } else { storage.notify(value) }
     }
   }
 
