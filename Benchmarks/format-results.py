@@ -61,6 +61,8 @@ UNIT_NAMES = OrderedDict(
         ("S17 ", "live sub"),
         ("S20 ", "set"),
         ("S21 ", "set"),
+        ("S22 replayed", "subscription"),
+        ("S22 ", "value"),
     ]
 )
 

@@ -24,4 +24,5 @@ let benchmarks: @Sendable () -> Void = {
   registerPropertySubscriptions()
   registerPersistedAndBound()
   registerSharedPaths()
+  registerReplay()
 }

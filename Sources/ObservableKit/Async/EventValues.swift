@@ -3,11 +3,15 @@
 /// The subscription belongs to the iterator: it starts when a loop starts iterating, and
 /// ends when that loop ends, its task is cancelled, or the iterator is released. A
 /// property's sequence therefore starts with the value current when the loop starts. Each
-/// loop over the same sequence has its own subscription.
+/// loop over the same sequence has its own subscription. The sequence of a ``SharedEvent``
+/// made from an async sequence finishes when that sequence ends; other sources never end.
 public struct EventValues<Element: Sendable>: AsyncSequence {
   private let subscribe: (@escaping @Sendable (Element) -> Void) -> any Disposable
   private let bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy
   private let onDrop: (@Sendable (Element) -> Void)?
+  /// Registers a call for the end of a ``SharedEvent`` made from an async sequence, after
+  /// which the sequence finishes; nil for a source that never ends.
+  private var subscribeToEnd: ((@escaping @Sendable () -> Void) -> any Disposable)?
 
   init<Source: EventSource>(
     _ source: Source,
@@ -27,6 +31,11 @@ public struct EventValues<Element: Sendable>: AsyncSequence {
     subscribe = { source.observeNonisolated($0) }
     self.bufferingPolicy = bufferingPolicy
     self.onDrop = onDrop
+    // The one source that ends: an event made from an async sequence. Its end is announced
+    // after its last value was notified, so the stream finishes after yielding it.
+    if let ending = (source as? SharedEvent<Element>)?.source {
+      subscribeToEnd = { finish in ending.ended.observeNonisolated { _ in finish() } }
+    }
   }
 
   /// Subscribes to the source and returns an iterator over what it delivers from now on.
@@ -38,7 +47,11 @@ public struct EventValues<Element: Sendable>: AsyncSequence {
         // the stream's lock.
         if case .dropped(let dropped) = continuation.yield(value) { onDrop?(dropped) }
       }
-      continuation.onTermination = { _ in token.dispose() }
+      let end = subscribeToEnd? { continuation.finish() }
+      continuation.onTermination = { _ in
+        token.dispose()
+        end?.dispose()
+      }
     }
     return Iterator(base: stream.makeAsyncIterator())
   }

@@ -41,10 +41,32 @@
 /// makes a cycle that lasts until the subscription is disposed.
 public final class ObservableEvent<T>: EventSource {
   @usableFromInline let storage: ObserverStorage<T, Void>
+  /// The last values, for an event made with `replay:`; nil for one without.
+  @usableFromInline let replay: EventReplay<T>?
 
   /// Creates an event with no observers.
   public init() {
     storage = ObserverStorage(state: ())
+    replay = nil
+  }
+
+  /// Creates an event that replays its last `count` values to each new observer.
+  ///
+  /// ```swift
+  /// let recent = ObservableEvent<Message>(replay: 3)
+  /// recent.notifyObservers(a); recent.notifyObservers(b)
+  /// recent.observe { print($0) }.disposed(by: bag)   // prints a, then b, at once
+  /// ```
+  ///
+  /// Each new registration (every form of `observe`, and the operators built on it) first
+  /// hears the last `count` values, oldest first, synchronously inside the `observe` call,
+  /// then every later notification: no value twice, none left out. A notification made by
+  /// a handler during its replay is delivered after the replay. `replay: 0` makes an
+  /// ordinary event; a negative `count` is taken as 0. The values are held strongly until
+  /// newer ones evict them or the event deinitializes.
+  public init(replay count: Int) {
+    storage = ObserverStorage(state: ())
+    replay = count > 0 ? EventReplay(capacity: count) : nil
   }
 
   deinit {
@@ -58,7 +80,8 @@ public final class ObservableEvent<T>: EventSource {
   /// - Returns: A disposable that ends this registration. Dropping it does not end it.
   @inlinable @_disfavoredOverload
   public func observe(_ handler: @escaping (T) -> Void) -> any Disposable {
-    InlineSubscription(storage: storage, id: storage.add(handler))
+    if let replay { return InlineSubscription(storage: storage, id: replay.register(on: storage, owner: nil) { handler($1) }) }
+    return InlineSubscription(storage: storage, id: storage.add(handler))
   }
 
   /// Registers `handler` to be called with every later notification, as ``observe(_:)``
@@ -68,7 +91,12 @@ public final class ObservableEvent<T>: EventSource {
   public func observe(
     _ handler: @escaping (T) -> Void, fileID: StaticString = #fileID, line: UInt = #line
   ) -> any Disposable {
-    let subscription: any Disposable = InlineSubscription(storage: storage, id: storage.add(handler))
+    let subscription: any Disposable =
+      if let replay {
+        InlineSubscription(storage: storage, id: replay.register(on: storage, owner: nil) { handler($1) })
+      } else {
+        InlineSubscription(storage: storage, id: storage.add(handler))
+      }
     #if DEBUG
     SubscriptionSites.made(subscription, fileID, line)
     #endif
@@ -94,6 +122,12 @@ public final class ObservableEvent<T>: EventSource {
   ) -> any Disposable {
     // The storage's own owner registration, not `OwnerBinding`: a gone owner stops
     // counting in `observerCount` at once. add(owner:) passes the owner it found alive.
+    if let replay {
+      let id = replay.register(on: storage, owner: owner) { owner, value in
+        handler(unsafeDowncast(owner!, to: Owner.self), value)
+      }
+      return storage.token(for: id, owner: owner)
+    }
     let (id, _, _) = storage.add(
       owner: owner,
       { owner, value in handler(unsafeDowncast(owner!, to: Owner.self), value) },
@@ -108,7 +142,10 @@ public final class ObservableEvent<T>: EventSource {
   /// the value is delivered after the current pass.
   @inlinable
   public func notifyObservers(_ value: T) {
-    withExtendedLifetime(self) { storage.notify(value) }
+    withExtendedLifetime(self) {
+      // The replaying event's path stays out of line, off the plain event's notification.
+      if _slowPath(replay != nil) { replay.unsafelyUnwrapped.notify(value, in: storage) } else { storage.notify(value) }
+    }
   }
 
   /// The number of live subscriptions.

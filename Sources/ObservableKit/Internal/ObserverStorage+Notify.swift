@@ -52,3 +52,54 @@ extension ObserverStorage {
     }
   }
 }
+
+/// Notifications that record each value in the critical section that takes the pass's
+/// snapshot: the replay of a replaying event (`Events/EventReplay.swift`).
+///
+/// Invariant: a value is recorded under the storage lock together with the snapshot of the
+/// pass that delivers it, and a registration reads the record under the same lock. So a
+/// registration made before that critical section is in the snapshot and hears the value
+/// live, and one made after it finds the value in the record: never both, never neither. A
+/// notification queued behind a pass is recorded when its own pass takes its snapshot, not
+/// when it is queued, for the same reason.
+extension ObserverStorage {
+  /// ``notify(_:)``, recording `value` with `record` under the lock that takes the pass's
+  /// snapshot. `record` must not call user code; what it returns (a value it evicted) is
+  /// released after the lock is gone.
+  @inlinable
+  package func notify<Evicted>(_ value: Value, recording record: (Value) -> Evicted) {
+    if let queue = currentPassQueue {
+      Self.enqueue(value, in: queue)
+      return
+    }
+    withNewPassFrame(recording: record) { deliver(value, recording: record) }
+  }
+
+  /// ``withNewPassFrame(_:)`` whose queued notifications are recorded by `record` as they
+  /// are delivered.
+  @inlinable
+  package func withNewPassFrame<Evicted>(recording record: (Value) -> Evicted, _ body: () -> Void) {
+    var queue: ContiguousArray<Value>? = nil
+    withUnsafeMutablePointer(to: &queue) { queue in
+      PassFrame.push(owner: objectID, queue: queue) {
+        body()
+        schedulePoint("frame: draining the recorded notifications queued during the pass")
+        var next = 0
+        while let pending = queue.pointee, next < pending.count {
+          let value = pending[next]
+          next += 1
+          deliver(value, recording: record)
+        }
+      }
+    }
+  }
+
+  /// One pass with `value`, recorded with the snapshot.
+  @inlinable
+  func deliver<Evicted>(_ value: Value, recording record: (Value) -> Evicted) {
+    let (snapshot, evicted) = withLock { header in (snapshotLocked(header), record(value)) }
+    withExtendedLifetime(evicted) {
+      forEachHandler(in: snapshot) { $0(value) }
+    }
+  }
+}

@@ -248,3 +248,83 @@ final class LatestValue<Value> {
 
 // The state is only touched under its lock, and it holds no closures.
 extension LatestValue: @unchecked Sendable where Value: Sendable {}
+
+extension EventSource {
+  /// Delivers the values of the source that `transform` picks for this source's latest
+  /// value: on each value, the subscription switches to the new inner source.
+  ///
+  /// ```swift
+  /// let messages = selectedRoom.flatMapLatest { $0.messages }   // ReadOnlyEvent<Message>
+  /// ```
+  ///
+  /// The switch is synchronous, inside this source's notification: the old inner source is
+  /// unsubscribed before the new one is observed, so no value of an inner source that is no
+  /// longer selected is delivered after the switch (an inner property's replay is the first
+  /// value after it). Calls to one handler never overlap: a value that arrives while the
+  /// handler runs (also a switch the handler itself causes) is delivered after it returns,
+  /// unless a switch came meanwhile. `transform` runs on the notifying thread with no lock
+  /// held. Disposing the subscription ends the subscriptions to both sources. Known as
+  /// `switchToLatest` and `flatMapLatest` in Combine and RxSwift.
+  public func flatMapLatest<Inner: EventSource>(
+    _ transform: @escaping (Value) -> Inner
+  ) -> ReadOnlyEvent<Inner.Value> {
+    ReadOnlyEvent { handler in
+      let latest = LatestInnerSubscription<Inner.Value>()
+      latest.outer.fill(observe { value in
+        let inner = transform(value)
+        guard let generation = latest.beginSwitch() else { return }
+        latest.finishSwitch(
+          inner.observe { latest.deliver($0, generation: generation, to: handler) },
+          generation: generation
+        )
+      })
+      return latest
+    }
+  }
+}
+
+extension PropertySource {
+  /// A read-only property whose value is the value of the property that `transform` picks
+  /// for this property's current value: it follows the inner property of the current outer
+  /// value.
+  ///
+  /// ```swift
+  /// let price: ReadOnlyProperty<Double> = selectedCity.flatMapLatest { $0.price }
+  /// ```
+  ///
+  /// Its ``ReadOnlyProperty/value`` is `transform(value).value`. Observers hear the current
+  /// inner value at once, then each set of the current inner property, and, when this
+  /// property is set, the new inner property's value, synchronously: the old inner property
+  /// is unsubscribed first, so no value of a property that is no longer selected is
+  /// delivered after the switch. Calls to one handler never overlap and keep this order
+  /// (see ``EventSource/flatMapLatest(_:)``). Disposing the subscription ends every
+  /// subscription it made.
+  public func flatMapLatest<Inner: PropertySource>(
+    _ transform: @escaping (Value) -> Inner
+  ) -> ReadOnlyProperty<Inner.Value> {
+    func follow(changesOnly: Bool, _ handler: @escaping (Inner.Value) -> Void) -> any Disposable {
+      let latest = LatestInnerSubscription<Inner.Value>()
+      // The outer property's replay comes first, synchronously: with `changesOnly`, its inner
+      // property is observed for changes only; every later outer value is a switch, whose
+      // new inner value is delivered.
+      var isReplay = changesOnly
+      latest.outer.fill(observe { value in
+        let inner = transform(value)
+        let changesOnly = isReplay
+        isReplay = false
+        guard let generation = latest.beginSwitch() else { return }
+        let deliver: (Inner.Value) -> Void = { latest.deliver($0, generation: generation, to: handler) }
+        latest.finishSwitch(
+          changesOnly ? inner.observeChanges(deliver) : inner.observe(deliver),
+          generation: generation
+        )
+      })
+      return latest
+    }
+    return ReadOnlyProperty(
+      value: { transform(value).value },
+      observe: { follow(changesOnly: false, $0) },
+      observeChanges: { follow(changesOnly: true, $0) }
+    )
+  }
+}

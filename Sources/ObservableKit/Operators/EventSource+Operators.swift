@@ -60,6 +60,26 @@ extension EventSource {
   public func once() -> ReadOnlyEvent<Value> {
     take(1)
   }
+
+  /// Delivers this source's values until `other` delivers its first value, then ends the
+  /// subscription.
+  ///
+  /// ```swift
+  /// let untilClosed = ticks.take(until: screenClosed)
+  /// ```
+  ///
+  /// `other` is observed first, with the subscription: its first value (a property's replay
+  /// counts, so pass a property's ``PropertySource/changes`` to wait for its next set) ends
+  /// the subscription to both sources before its handler returns, releasing the chain; no
+  /// value of this source is delivered after that. Disposing the subscription ends both.
+  public func take<Other: EventSource>(until other: Other) -> ReadOnlyEvent<Value> {
+    ReadOnlyEvent { handler in
+      let until = TakeUntilSubscription()
+      until.trigger.fill(other.observe { _ in until.dispose() })
+      if !until.isDisposed { until.upstream.fill(observe { if until.admits { handler($0) } }) }
+      return until
+    }
+  }
 }
 
 extension EventSource where Value: Equatable {

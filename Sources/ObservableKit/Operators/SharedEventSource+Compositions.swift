@@ -109,3 +109,63 @@ extension Collection where Element: SharedEventSource {
     }
   }
 }
+
+extension SharedEventSource {
+  /// Delivers the values of the source that `transform` picks for this source's latest
+  /// value; see ``EventSource/flatMapLatest(_:)``.
+  ///
+  /// The switch runs on the thread that notifies this source. Once it has unsubscribed the
+  /// old inner source, no value of it is called, also one notified on another thread at that
+  /// moment, except a call that had already begun; calls to one handler never overlap.
+  public func flatMapLatest<Inner: SharedEventSource>(
+    _ transform: @escaping @Sendable (Value) -> Inner
+  ) -> SharedReadOnlyEvent<Inner.Value> {
+    SharedReadOnlyEvent { handler in
+      let latest = LatestInnerSubscription<Inner.Value>()
+      latest.outer.fill(observeNonisolated { value in
+        let inner = transform(value)
+        guard let generation = latest.beginSwitch() else { return }
+        latest.finishSwitch(
+          inner.observeNonisolated { latest.deliver($0, generation: generation, to: handler) },
+          generation: generation
+        )
+      })
+      return latest
+    }
+  }
+}
+
+extension SharedPropertySource {
+  /// A read-only property that follows the inner property of this property's current
+  /// value; see ``PropertySource/flatMapLatest(_:)`` and
+  /// ``SharedEventSource/flatMapLatest(_:)`` for the threads.
+  public func flatMapLatest<Inner: SharedPropertySource>(
+    _ transform: @escaping @Sendable (Value) -> Inner
+  ) -> SharedReadOnlyProperty<Inner.Value> {
+    @Sendable func follow(changesOnly: Bool, _ handler: @escaping @Sendable (Inner.Value) -> Void) -> any Disposable {
+      let latest = LatestInnerSubscription<Inner.Value>()
+      // The outer property's replay is its first call, made during `observeNonisolated`;
+      // with `changesOnly`, its inner property is observed for changes only.
+      let isReplay = Locked(changesOnly)
+      latest.outer.fill(observeNonisolated { value in
+        let inner = transform(value)
+        let changesOnly = isReplay.withLock { isReplay in
+          defer { isReplay = false }
+          return isReplay
+        }
+        guard let generation = latest.beginSwitch() else { return }
+        let deliver: @Sendable (Inner.Value) -> Void = { latest.deliver($0, generation: generation, to: handler) }
+        latest.finishSwitch(
+          changesOnly ? inner.observeChangesNonisolated(deliver) : inner.observeNonisolated(deliver),
+          generation: generation
+        )
+      })
+      return latest
+    }
+    return SharedReadOnlyProperty(
+      value: { transform(value).value },
+      observeNonisolated: { follow(changesOnly: false, $0) },
+      observeChangesNonisolated: { follow(changesOnly: true, $0) }
+    )
+  }
+}

@@ -65,6 +65,21 @@ extension SharedEventSource {
       }
     }
   }
+
+  /// Delivers this source's values until `other` delivers its first value, then ends the
+  /// subscription; see ``EventSource/take(until:)``.
+  ///
+  /// `other`'s first value, from any thread, ends the subscription to both sources before
+  /// its handler returns; a value of this source whose call had already begun on another
+  /// thread may still finish, none begins after.
+  public func take<Other: SharedEventSource>(until other: Other) -> SharedReadOnlyEvent<Value> {
+    SharedReadOnlyEvent { handler in
+      let until = TakeUntilSubscription()
+      until.trigger.fill(other.observeNonisolated { _ in until.dispose() })
+      if !until.isDisposed { until.upstream.fill(observeNonisolated { if until.admits { handler($0) } }) }
+      return until
+    }
+  }
 }
 
 extension SharedEventSource where Value: Equatable {

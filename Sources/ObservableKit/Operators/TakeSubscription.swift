@@ -23,3 +23,24 @@ final class TakeSubscription: Sendable {
     return true
   }
 }
+
+/// The subscription behind `take(until:)` in both families: the upstream subscription, the
+/// one to the source that ends it, and whether it has ended. Thread-safe: the end may come
+/// from another thread in the shared family.
+final class TakeUntilSubscription: Disposable {
+  let upstream = DisposableSlot()
+  let trigger = DisposableSlot()
+  private let ended = Locked(false)
+
+  /// Whether a value may still be delivered.
+  var admits: Bool { !ended.withLock { $0 } }
+
+  /// Ends both subscriptions: the upstream one first, so no value of it begins after.
+  func dispose() {
+    ended.withLock { $0 = true }
+    upstream.dispose()
+    trigger.dispose()
+  }
+
+  var isDisposed: Bool { ended.withLock { $0 } }
+}

@@ -46,12 +46,42 @@
 /// A notification made from inside a handler, on the same thread, is queued and delivered
 /// after the current pass, in order, as for ``ObservableEvent``.
 public final class SharedEvent<T: Sendable>: SharedEventSource, @unchecked Sendable {
-  // `event`'s storage lock guards all of its state, and every handler this type registers
-  // on it is @Sendable (it only forwards to a Sendable delivery).
-  @usableFromInline let event = ObservableEvent<T>()
+  // `event`'s storage lock guards all of its state (its replay ring included), and every
+  // handler this type registers on it is @Sendable (it only forwards to a Sendable delivery).
+  @usableFromInline let event: ObservableEvent<T>
+  /// The iteration of the async sequence an event made with `init(_:replay:start:stop:)`
+  /// delivers; nil otherwise. Sendable: its state is under its own lock.
+  @usableFromInline let source: AsyncEventSource<T>?
 
   /// Creates an event with no observers.
-  public init() {}
+  public init() {
+    event = ObservableEvent()
+    source = nil
+  }
+
+  /// Creates an event that replays its last `count` values to each new observer; see
+  /// ``ObservableEvent/init(replay:)``.
+  ///
+  /// ```swift
+  /// let log = SharedEvent<String>(replay: 10)
+  /// ```
+  ///
+  /// Also when values are notified from other threads while an observer registers, each
+  /// value reaches it once, from the replay or live, and the replay comes first: a live
+  /// value that reaches the new subscription during its replay waits and is delivered by the
+  /// registering thread right after the replay. `replay: 0` makes an ordinary event; a
+  /// negative `count` is taken as 0.
+  public init(replay count: Int) {
+    event = ObservableEvent(replay: count)
+    source = nil
+  }
+
+  /// The designated initializer of an event fed by an async sequence.
+  init(replay count: Int, source: AsyncEventSource<T>) {
+    event = ObservableEvent(replay: count)
+    self.source = source
+    source.attach(to: self)
+  }
 
   /// Delivers `value` to every subscription, in registration order; see the type's
   /// discussion for where each handler runs.
@@ -66,7 +96,8 @@ public final class SharedEvent<T: Sendable>: SharedEventSource, @unchecked Senda
   /// - Returns: A disposable that ends this registration. Dropping it does not end it.
   @inlinable @_disfavoredOverload
   public func observeNonisolated(_ handler: @escaping @Sendable (T) -> Void) -> any Disposable {
-    event.observe(handler)
+    if let source { return source.observe { event.observe(handler) } }
+    return event.observe(handler)
   }
 
   /// Registers `handler` as ``observeNonisolated(_:)`` does; in a debug build inside
@@ -75,7 +106,8 @@ public final class SharedEvent<T: Sendable>: SharedEventSource, @unchecked Senda
   public func observeNonisolated(
     _ handler: @escaping @Sendable (T) -> Void, fileID: StaticString = #fileID, line: UInt = #line
   ) -> any Disposable {
-    event.observe(handler, fileID: fileID, line: line)
+    if let source { return source.observe { event.observe(handler, fileID: fileID, line: line) } }
+    return event.observe(handler, fileID: fileID, line: line)
   }
 
   /// The number of live subscriptions.

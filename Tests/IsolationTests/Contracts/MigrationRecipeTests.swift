@@ -78,6 +78,39 @@ struct MigrationRecipeTests {
     current?.dispose()
   }
 
+  @Test("Operators: flatMapLatest / switchToLatest, take(until:) / takeUntil / prefix(untilOutputFrom:), share(replay:) as the guides write them")
+  func streamOperators() {
+    final class Room {
+      let messages = ObservableEvent<String>()
+    }
+    let bag = DisposeBag()
+    let selectedRoom = Property(Room())
+    var shown: [String] = []
+    selectedRoom.flatMapLatest { $0.messages }.observe { shown.append($0) }.disposed(by: bag)
+    let first = selectedRoom.value
+    first.messages.notifyObservers("a")
+    let second = Room()
+    selectedRoom.value = second
+    first.messages.notifyObservers("b")
+    second.messages.notifyObservers("c")
+    #expect(shown == ["a", "c"])
+
+    let ticks = ObservableEvent<Int>()
+    let screenClosed = ObservableEvent<Void>()
+    var ticked: [Int] = []
+    ticks.take(until: screenClosed).observe { ticked.append($0) }.disposed(by: bag)
+    ticks.notifyObservers(1)
+    screenClosed.notifyObservers()
+    ticks.notifyObservers(2)
+    #expect(ticked == [1])
+
+    let recent = ObservableEvent<String>(replay: 3)
+    for message in ["m1", "m2", "m3", "m4"] { recent.notifyObservers(message) }
+    var late: [String] = []
+    recent.observe { late.append($0) }.disposed(by: bag)
+    #expect(late == ["m2", "m3", "m4"])
+  }
+
   @Test("Recipe: zip")
   func zip() {
     let bag = DisposeBag()

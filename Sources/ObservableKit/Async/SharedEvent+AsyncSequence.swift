@@ -1,0 +1,302 @@
+/// When a ``SharedEvent`` made from an async sequence starts iterating it.
+public enum SharedEventStart: Sendable {
+  /// When the first observer registers (the default): nothing is iterated for nobody.
+  case onFirstObserver
+  /// When the event is made, observed or not. Values that come before the first observer
+  /// reach nobody, except through `replay:`.
+  case immediately
+}
+
+/// When a ``SharedEvent`` made from an async sequence stops iterating it.
+public enum SharedEventStop: Sendable {
+  /// When the last observer goes (the default): the iteration's task is cancelled, and the
+  /// next first observer starts a new iteration, with a new iterator of the sequence.
+  case afterLastObserver
+  /// Never: the iteration runs until the sequence ends or the event deinitializes.
+  case never
+}
+
+/// How the async sequence of a ``SharedEvent`` ended.
+public enum SharedEventEnd: Sendable {
+  /// The sequence returned nil.
+  case finished
+  /// The sequence threw `error`.
+  case failed(any Error)
+
+  /// The error the sequence threw, if it threw.
+  public var error: (any Error)? {
+    if case .failed(let error) = self { return error }
+    return nil
+  }
+}
+
+extension SharedEvent {
+  /// Creates an event that delivers the elements of `sequence` to its observers.
+  ///
+  /// ```swift
+  /// let prices = SharedEvent(prices(for: symbol))      // any AsyncSequence of Double, Sendable
+  /// let lazy = SharedEvent(ticks, start: .onFirstObserver, stop: .afterLastObserver)
+  /// ```
+  ///
+  /// One task iterates the sequence and notifies the observers of each element, as
+  /// ``notifyObservers(_:)`` does: every observer registered when an element comes hears
+  /// it, in order, through the family's usual delivery (see ``SharedEvent``).
+  ///
+  /// - Parameters:
+  ///   - sequence: Iterated by one task at a time; with `stop: .afterLastObserver` it is
+  ///     iterated again from a new iterator after each stop, so give a sequence that can be
+  ///     iterated more than once (an `AsyncStream` can not: its second iteration ends at
+  ///     once, and so does the event).
+  ///   - replay: How many of the last elements each new observer hears first; see
+  ///     ``init(replay:)``. The replay outlives a stop, and is emptied at the end.
+  ///   - start: ``SharedEventStart/onFirstObserver`` (the default) or
+  ///     ``SharedEventStart/immediately``.
+  ///   - stop: ``SharedEventStop/afterLastObserver`` (the default) or
+  ///     ``SharedEventStop/never``. A restart waits for the stopped iteration's task to
+  ///     return, so two iterations never deliver at once.
+  ///
+  /// When the sequence ends, or throws, the event ends: ``isFinished`` becomes true, every
+  /// registration ends (releasing its handler and operator chain), the ``onFinish(_:)``
+  /// handlers hear how it ended, and nothing is delivered any more, not even to an observer
+  /// that registers later (its `observe` returns a disposed subscription). A thrown error is
+  /// reported as ``SharedEventEnd/failed(_:)``; use ``init(_:replay:start:stop:onError:)``
+  /// to handle it where the event is made. The end of an iteration that was stopped because
+  /// the last observer went is not the sequence's end, and does not end the event.
+  public convenience init<Sequence: AsyncSequence & Sendable>(
+    _ sequence: Sequence,
+    replay: Int = 0,
+    start: SharedEventStart = .onFirstObserver,
+    stop: SharedEventStop = .afterLastObserver
+  ) where Sequence.Element == T {
+    self.init(replay: replay, source: AsyncEventSource(sequence, start: start, stop: stop, onError: nil))
+  }
+
+  /// Creates an event that delivers the elements of a throwing `sequence`, and calls
+  /// `onError` with the error that ends it; see ``init(_:replay:start:stop:)``.
+  ///
+  /// `onError` runs on the iterating task, before the event's ``onFinish(_:)`` handlers hear
+  /// ``SharedEventEnd/failed(_:)``.
+  public convenience init<Sequence: AsyncSequence & Sendable>(
+    _ sequence: Sequence,
+    replay: Int = 0,
+    start: SharedEventStart = .onFirstObserver,
+    stop: SharedEventStop = .afterLastObserver,
+    onError: @escaping @Sendable (any Error) -> Void
+  ) where Sequence.Element == T {
+    self.init(replay: replay, source: AsyncEventSource(sequence, start: start, stop: stop, onError: onError))
+  }
+
+  /// Whether the async sequence this event delivers has ended; always false for an event
+  /// not made from a sequence.
+  public var isFinished: Bool { source?.end != nil }
+
+  /// Registers `handler` to hear how the async sequence this event delivers ended: once,
+  /// when it ends, or at once if it has ended already. The handler keeps the isolation of
+  /// the caller, as for ``SharedEventSource/observe(_:)``.
+  ///
+  /// The end comes after every value: a handler that runs on the notifying thread has heard
+  /// the last value before the end is announced. An event not made from a sequence never
+  /// ends: its handler is never called.
+  @discardableResult
+  public func onFinish(
+    @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (SharedEventEnd) -> Void
+  ) -> any Disposable {
+    guard let source else {
+      let never = DisposableSlot()
+      never.dispose()
+      return never
+    }
+    return source.ended.observe(handler)
+  }
+}
+
+/// The iteration behind an event made from an async sequence: when it starts and stops,
+/// how many observers it serves, and how it ends.
+///
+/// Invariants (the lock is `state`'s):
+/// - One iteration is current at a time; each has a generation. A stop takes the current
+///   task out under the lock and cancels it after the lock (cancellation runs the
+///   sequence's handlers); a start under the lock makes a task that first waits for the
+///   stopped one, so no two iterations ever deliver at once.
+/// - The sequence's end counts only if its iteration is still the current one when it takes
+///   the lock: a stop that took the lock first wins, and the next first observer starts
+///   again. Once the end is recorded, nothing starts again.
+/// - A registration is made before it is counted, and, if the count finds the event ended,
+///   it is ended again: the end removes every registration after recording itself, so none
+///   made around the end survives it.
+@usableFromInline
+final class AsyncEventSource<T: Sendable>: Sendable {
+  private struct State {
+    weak var event: SharedEvent<T>?
+    var observers = 0
+    var generation: UInt64 = 0
+    var current: Task<Void, Never>?
+    /// A stopped iteration's task, which the next one waits for.
+    var stopped: Task<Void, Never>?
+    var end: SharedEventEnd?
+  }
+
+  private let state = Locked(State())
+  private let start: SharedEventStart
+  private let stop: SharedEventStop
+  private let onError: (@Sendable (any Error) -> Void)?
+  /// Makes the task of iteration `generation`, which first waits for `previous`.
+  private let iterate: @Sendable (AsyncEventSource<T>, UInt64, Task<Void, Never>?) -> Task<Void, Never>
+  /// The end, replayed to late ``SharedEvent/onFinish(_:)`` handlers.
+  let ended = SharedEvent<SharedEventEnd>(replay: 1)
+
+  init<Sequence: AsyncSequence & Sendable>(
+    _ sequence: Sequence,
+    start: SharedEventStart,
+    stop: SharedEventStop,
+    onError: (@Sendable (any Error) -> Void)?
+  ) where Sequence.Element == T {
+    self.start = start
+    self.stop = stop
+    self.onError = onError
+    iterate = { source, generation, previous in
+      // The task holds the source weakly: the event holds the source, and the source's
+      // deinit cancels the task, so an event nobody keeps is not kept by its iteration.
+      Task { [weak source] in
+        await previous?.value
+        var failure: (any Error)?
+        do {
+          for try await value in sequence {
+            guard let event = source?.event(ifCurrent: generation) else { return }
+            event.notifyObservers(value)
+          }
+        } catch {
+          failure = error
+        }
+        source?.iterationEnded(generation, failure: failure)
+      }
+    }
+  }
+
+  deinit {
+    let (current, stopped) = state.withLock { ($0.current, $0.stopped) }
+    current?.cancel()
+    stopped?.cancel()
+  }
+
+  /// Called once by the event's initializer, which hands itself over.
+  func attach(to event: SharedEvent<T>) {
+    let task = state.withLock { state -> Task<Void, Never>? in
+      state.event = event
+      return start == .immediately ? startLocked(&state) : nil
+    }
+    withExtendedLifetime(task) {}
+  }
+
+  /// The end, if the sequence has ended.
+  var end: SharedEventEnd? { state.withLock { $0.end } }
+
+  /// Registers with `register`, counts the observer and starts the iteration for the first
+  /// one if it must; the returned disposable uncounts it.
+  @usableFromInline
+  func observe(_ register: () -> any Disposable) -> any Disposable {
+    if end != nil { return Self.endedRegistration() }
+    let token = register()
+    schedulePoint("source: registered; counting the observer")
+    let isEnded = state.withLock { state -> Bool in
+      if state.end != nil { return true }
+      state.observers += 1
+      if state.observers == 1, state.current == nil { _ = startLocked(&state) }
+      return false
+    }
+    if isEnded {
+      token.dispose()
+      return token
+    }
+    return SourceRegistration(token, source: self)
+  }
+
+  private static func endedRegistration() -> any Disposable {
+    let slot = DisposableSlot()
+    slot.dispose()
+    return slot
+  }
+
+  /// Starts a new iteration; call with the lock held, before the end. Makes a task, which
+  /// runs no user code here.
+  private func startLocked(_ state: inout State) -> Task<Void, Never>? {
+    guard state.end == nil, state.current == nil else { return nil }
+    state.generation += 1
+    let task = iterate(self, state.generation, state.stopped)
+    state.current = task
+    state.stopped = nil
+    return task
+  }
+
+  /// One observer went; the last one stops the iteration if the event stops then.
+  func observerLeft() {
+    let cancelled = state.withLock { state -> Task<Void, Never>? in
+      state.observers -= 1
+      guard state.observers == 0, stop == .afterLastObserver, let current = state.current else { return nil }
+      state.current = nil
+      state.stopped = current
+      state.generation += 1
+      return current
+    }
+    guard let cancelled else { return }
+    schedulePoint("source: the iteration stopped; cancelling its task outside the lock")
+    cancelled.cancel()
+  }
+
+  /// The event, while iteration `generation` is the current one.
+  func event(ifCurrent generation: UInt64) -> SharedEvent<T>? {
+    state.withLock { state in
+      state.generation == generation && state.current != nil ? state.event : nil
+    }
+  }
+
+  /// Iteration `generation` returned (the sequence ended, threw, or the task was cancelled).
+  func iterationEnded(_ generation: UInt64, failure: (any Error)?) {
+    let event = state.withLock { state -> SharedEvent<T>? in
+      guard state.generation == generation, state.current != nil, state.end == nil else { return nil }
+      state.end = failure.map(SharedEventEnd.failed) ?? .finished
+      state.current = nil
+      return state.event
+    }
+    guard let event else { return }
+    schedulePoint("source: the end recorded; ending the registrations outside the lock")
+    if let failure { onError?(failure) }
+    event.event.endAll()
+    ended.notifyObservers(failure.map(SharedEventEnd.failed) ?? .finished)
+  }
+}
+
+extension ObservableEvent {
+  /// Ends every registration and empties the replay: the end of an event's source.
+  func endAll() {
+    if let replay {
+      let dropped = storage.withLock { _ in replay.removeAll() }
+      withExtendedLifetime(dropped) {}
+    }
+    storage.removeAll()
+  }
+}
+
+/// A registration of an event made from a sequence: disposing it uncounts the observer,
+/// once, which may stop the iteration.
+final class SourceRegistration<T: Sendable>: Disposable {
+  private let token: any Disposable
+  private let source: AsyncEventSource<T>
+  private let counted = Locked(true)
+
+  init(_ token: any Disposable, source: AsyncEventSource<T>) {
+    self.token = token
+    self.source = source
+  }
+
+  func dispose() {
+    token.dispose()
+    let wasCounted = counted.withLock { counted in
+      defer { counted = false }
+      return counted
+    }
+    if wasCounted { source.observerLeft() }
+  }
+
+  var isDisposed: Bool { token.isDisposed }
+}
