@@ -59,6 +59,11 @@ rows=(
   # Foundation's, and a recorder is test code); the peer is the baseline.
   "S12 debounce arrival|debounce|50000|1|ObservableKit Baseline"
   "S13 record|record|50000|1|ObservableKit Baseline"
+  # Owner-bound churn in both families and the bag over 100 sources (OwnersAndBag.swift); the
+  # baseline registers a `[weak owner]` closure.
+  "S3o owner churn observe(with:)+dispose with 10 obs|ownerChurn|20000|1|ObservableKit Baseline OpenCombine"
+  "S3os SharedEvent owner churn observe(with:)+dispose with 10 obs|sharedOwnerChurn|20000|1|ObservableKit Baseline OpenCombine"
+  "S5m DisposeBag fill+dispose over 100 sources|bag100|20000|1|ObservableKit Baseline OpenCombine"
 )
 
 results="$work/results.tsv"

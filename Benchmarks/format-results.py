@@ -42,8 +42,11 @@ UNIT_NAMES = OrderedDict(
         ("S3b ", "pair"),
         ("S3p ", "pair"),
         ("S3s ", "cycle"),
+        ("S3o ", "pair"),
+        ("S3os ", "pair"),
         ("S4 ", "disposal"),
         ("S5 ", "entry"),
+        ("S5m ", "entry"),
         ("S6 withObservers", "delivery"),
         ("S6 keyed", "keyed delivery"),
         ("S7 ", "delivery"),
@@ -51,6 +54,7 @@ UNIT_NAMES = OrderedDict(
         ("S8s ", "live sub"),
         ("S8p ", "live sub"),
         ("S8ps ", "live sub"),
+        ("S8o ", "live sub"),
         ("S9 ", "model"),
         ("S10 idle", "model"),
         ("S10 ", "delivery"),
@@ -108,7 +112,7 @@ def sort_key(scenario):
 
 
 def field_of(scenario):
-    return "bytes" if scenario.startswith(("S8 ", "S8s ", "S8p ", "S8ps ", "S9 ", "S10 idle")) else "time"
+    return "bytes" if scenario.startswith(("S8 ", "S8s ", "S8p ", "S8ps ", "S8o ", "S9 ", "S10 idle")) else "time"
 
 
 class Runs:

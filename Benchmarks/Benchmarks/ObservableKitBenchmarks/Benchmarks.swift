@@ -22,4 +22,5 @@ let benchmarks: @Sendable () -> Void = {
   registerDebounce()
   registerRecorder()
   registerPropertySubscriptions()
+  registerOwnersAndBag()
 }

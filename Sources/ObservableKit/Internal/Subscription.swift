@@ -70,8 +70,8 @@ final class Subscription: Disposable, @unchecked Sendable {
 /// operations closure, so the whole token is three words and fits in the inline buffer of
 /// `any Disposable`. Returning it allocates nothing.
 ///
-/// Only for registrations without an owner: an owner's record holds its tokens weakly, which
-/// needs a class (see `OwnedRegistration`).
+/// Every registration of a storage returns one, owner-bound ones too: the storage keeps the
+/// owner's link beside the registration, so nothing needs to hold the token.
 @usableFromInline
 struct InlineSubscription: Disposable {
   @usableFromInline let id: UInt64
