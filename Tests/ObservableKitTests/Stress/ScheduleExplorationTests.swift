@@ -39,22 +39,23 @@ struct ScheduleExplorationTests {
   func bagPruneAgainstDispose() {
     struct State {
       let bag = DisposeBag()
-      let entries = (0..<32).map { _ in CountingDisposable() }
+      let entries = (0..<DisposeBag.minimumPruneThreshold).map { _ in CountingDisposable() }
       let initialDisposedAtReturn = Guarded(false)
     }
     let report = ScheduleExplorer.explore(
       setUp: {
         let state = State()
-        // 31 entries, 10 of them disposed elsewhere, so that the prune drops some.
-        for entry in state.entries.prefix(31) { state.bag.addDisposable(entry) }
+        // One entry short of the prune size, 10 of them disposed elsewhere, so that the
+        // prune drops some.
+        for entry in state.entries.dropLast() { state.bag.addDisposable(entry) }
         for entry in state.entries.prefix(10) { entry.markDisposedElsewhere() }
         return state
       },
       operations: [
-        { state in state.bag.addDisposable(state.entries[31]) },  // the 32nd: prunes
+        { state in state.bag.addDisposable(state.entries.last!) },  // the last: prunes
         { state in
           state.bag.dispose()
-          state.initialDisposedAtReturn.value = state.entries.prefix(31).allSatisfy(\.isDisposed)
+          state.initialDisposedAtReturn.value = state.entries.dropLast().allSatisfy(\.isDisposed)
         },
       ],
       check: { state, trace in
