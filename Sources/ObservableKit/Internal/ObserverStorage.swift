@@ -132,9 +132,9 @@ package struct ObserverStorage<Value, State> {
       header.nextID += 1
       let (handler, link) = make(id)
       header.bag.append(ObserverHandler(handler), id: id)
-      header.owners.append(link, id: id)
-      header.liveOwnerLinks += 1
-      return ((id, read(&header.state, id)), header.takeOwnerSweep())
+      let owners = header.owners ?? header.makeOwners()
+      owners.bag.append(link, id: id)
+      return ((id, read(&header.state, id)), owners.takeSweep())
     }
     if let sweep { sweepDeadOwners(sweep) }
     return result
@@ -154,7 +154,7 @@ package struct ObserverStorage<Value, State> {
   }
 
   /// Removes the registrations of dead owners among `owners`, a copy of the links taken by
-  /// an add (``ObserverStorageHeader/takeOwnerSweep()``), and sets the next sweep's size.
+  /// an add (``OwnerLinks/takeSweep()``), and sets the next sweep's size.
   ///
   /// Invariant where the lock is dropped: the weak loads happen here, outside the lock (a
   /// load may return the last reference to an owner, whose deinit may register or dispose
@@ -164,7 +164,7 @@ package struct ObserverStorage<Value, State> {
   func sweepDeadOwners(_ owners: ContiguousArray<OwnerEntry>) {
     schedulePoint("owners: sweeping a copy outside the lock")
     _ = removeDeadOwners(owners)
-    withLock { header in header.ownerSweepAt = Swift.max(8, 2 * header.owners.liveCount) }
+    withLock { header in header.owners?.sweepDone() }
   }
 
   /// Ends the subscription `id` and returns its handler, as the bag holds it, for the caller
@@ -192,8 +192,8 @@ package struct ObserverStorage<Value, State> {
   package func removeAll() {
     let (removed, live) = withLock { header in
       let live = header.bag.liveCount
-      let removed = ((header.bag.removeAll(), header.owners.removeAll()), live)
-      header.liveOwnerLinks = 0
+      let removed = ((header.bag.removeAll(), header.owners), live)
+      header.owners = nil
       advanceEpochLocked()
       return removed
     }
@@ -214,7 +214,7 @@ package struct ObserverStorage<Value, State> {
   @inlinable
   package var count: Int {
     let (live, owners) = withLock { header in
-      (header.bag.liveCount, header.owners.liveCount == 0 ? nil : header.owners.entries)
+      (header.bag.liveCount, header.owners.flatMap { $0.bag.liveCount == 0 ? nil : $0.bag.entries })
     }
     guard let owners else { return live }
     return live - removeDeadOwners(owners)
@@ -242,7 +242,7 @@ package struct ObserverStorage<Value, State> {
 
   /// Ends every registration bound to `owner`, in registration order.
   package func removeAll(ownedBy owner: AnyObject) {
-    let owners = withLock { header in header.owners.entries }
+    let owners = withLock { header in header.owners?.bag.entries ?? [] }
     // Loaded outside the lock, as in `removeDeadOwners`: a link to another owner may return
     // the last reference to it.
     let ids = owners.compactMap { $0.payload?.owner === owner ? $0.id : nil }
@@ -355,14 +355,8 @@ package struct ObserverStorageHeader<Value, State> {
   /// The handlers, in registration order, with tombstones.
   @usableFromInline var bag = RegistrationBag<ObserverEntry<Value>>()
   @usableFromInline var nextID: UInt64 = 1
-  /// The owner of each live owner-bound registration, in registration order. Never load
-  /// these references under the lock: the strong reference a load returns may be the last.
-  @usableFromInline var owners = RegistrationBag<OwnerEntry>()
-  /// `owners.liveCount`, kept apart so that a removal on a source without owners is one check.
-  @usableFromInline var liveOwnerLinks = 0
-  /// The number of links at which the next owner-bound add sweeps out dead owners; `Int.max`
-  /// while a sweep runs.
-  @usableFromInline var ownerSweepAt = 8
+  /// The links of the owner-bound registrations, made with the first one (see `OwnerLinks`).
+  @usableFromInline var owners: OwnerLinks?
 
   @inlinable
   init(state: State) {
@@ -374,20 +368,51 @@ package struct ObserverStorageHeader<Value, State> {
   @inlinable
   package mutating func endEntry(_ id: UInt64) -> ObserverHandler<Value>? {
     guard let handler = bag.remove(id) else { return nil }
-    // Skips the search for the usual registration, on a source without owners (one load:
-    // `owners.liveCount` is three, measurably more in S3b churn). The link is
-    // released here, under the lock, but never for the last time: the handler returned
-    // holds the registration's object, which holds or is the link.
-    if liveOwnerLinks > 0, owners.remove(id) != nil { liveOwnerLinks -= 1 }
+    // One nil check on a source without owners. The link is released here, under the lock,
+    // but never for the last time: the handler returned holds the registration's object,
+    // which holds or is the link.
+    if let owners { _ = owners.bag.remove(id) }
     return handler
   }
+
+  /// Makes the owners' links, for the first owner-bound registration.
+  @inlinable
+  mutating func makeOwners() -> OwnerLinks {
+    let made = OwnerLinks()
+    owners = made
+    return made
+  }
+}
+
+/// The links of a storage's owner-bound registrations: the owner of each live one, in
+/// registration order, and when to sweep out dead owners. An object made with the first
+/// owner-bound registration, so that a source without owners pays one word and one nil check
+/// per removal (a bag of links in the header itself made every source's header copy retain
+/// its empty buffer: measured by check-thresholds.sh, 3 retains per `Property` made in S9).
+/// Guarded by the storage's lock. Never load the links' owners under that lock: the strong
+/// reference a load returns may be the last.
+@usableFromInline
+final class OwnerLinks {
+  @usableFromInline var bag = RegistrationBag<OwnerEntry>()
+  /// The number of links at which the next owner-bound add sweeps out dead owners;
+  /// `Int.max` while a sweep runs.
+  @usableFromInline var sweepAt = 8
+
+  @inlinable
+  init() {}
 
   /// A copy of the links for ``ObserverStorage/sweepDeadOwners(_:)`` once they have doubled
   /// since the last sweep; nil otherwise. One sweep at a time: it sets the next size.
   @inlinable
-  mutating func takeOwnerSweep() -> ContiguousArray<OwnerEntry>? {
-    guard owners.liveCount >= ownerSweepAt else { return nil }
-    ownerSweepAt = .max
-    return owners.entries
+  func takeSweep() -> ContiguousArray<OwnerEntry>? {
+    guard bag.liveCount >= sweepAt else { return nil }
+    sweepAt = .max
+    return bag.entries
+  }
+
+  /// Sets the next sweep's size once a sweep is done.
+  @usableFromInline
+  func sweepDone() {
+    sweepAt = max(8, 2 * bag.liveCount)
   }
 }

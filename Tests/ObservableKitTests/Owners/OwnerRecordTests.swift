@@ -115,7 +115,7 @@ struct OwnerRecordTests {
   /// included), and the links of its owner-bound ones. Read without `observerCount`,
   /// which would remove the dead owners' registrations first.
   private static func held<Value, State>(_ storage: ObserverStorage<Value, State>) -> (registrations: Int, links: Int) {
-    storage.withLock { ($0.bag.entries.count, $0.owners.entries.count) }
+    storage.withLock { ($0.bag.entries.count, $0.owners?.bag.entries.count ?? 0) }
   }
 
   @Test("Contract: no record per owner: a storage holds the links of its live owner-bound registrations, at most about twice as many")

@@ -275,7 +275,7 @@ struct ScheduleExplorationTests {
       ],
       check: { state, trace in
         #expect(state.event.observerCount == 2, "the live owner's registrations stay: \(trace)")
-        let held = state.event.storage.withLock { $0.owners.liveCount }
+        let held = state.event.storage.withLock { $0.owners?.bag.liveCount ?? 0 }
         #expect(held == 2, "dead owners' links are gone, live ones kept: \(held), \(trace)")
         state.tokens.value.forEach { $0.dispose() }
       }
