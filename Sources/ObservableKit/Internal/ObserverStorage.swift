@@ -190,10 +190,13 @@ package struct ObserverStorage<Value, State> {
   /// Ends every subscription. The handlers are released after the lock is gone.
   @inlinable
   package func removeAll() {
+    // The links are touched only if there are any: this runs unspecialized when a source is
+    // released, where a copy of a nil reference still costs a retain and a release call.
+    var links: OwnerLinks?
     let (removed, live) = withLock { header in
       let live = header.bag.liveCount
-      let removed = ((header.bag.removeAll(), header.owners), live)
-      header.owners = nil
+      let removed = (header.bag.removeAll(), live)
+      if header.owners != nil { swap(&links, &header.owners) }
       advanceEpochLocked()
       return removed
     }
@@ -202,6 +205,7 @@ package struct ObserverStorage<Value, State> {
     // finishes the delivery) is released from here, while other threads may be draining.
     schedulePoint("storage.removeAll: the handlers are released outside the lock")
     withExtendedLifetime(removed) {}
+    if links != nil { withExtendedLifetime(links) {} }
   }
 
   @inlinable
@@ -393,10 +397,13 @@ package struct ObserverStorageHeader<Value, State> {
 /// reference a load returns may be the last.
 @usableFromInline
 final class OwnerLinks {
-  @usableFromInline var bag = RegistrationBag<OwnerEntry>()
+  // Guarded by the storage's lock, which also makes the runtime exclusivity check redundant
+  // (it cost two access checks per owner-bound add and removal: S3o churn, 1,725 instructions
+  // without them, 2,261 with them, count-instructions.sh).
+  @exclusivity(unchecked) @usableFromInline var bag = RegistrationBag<OwnerEntry>()
   /// The number of links at which the next owner-bound add sweeps out dead owners;
   /// `Int.max` while a sweep runs.
-  @usableFromInline var sweepAt = 8
+  @exclusivity(unchecked) @usableFromInline var sweepAt = 8
 
   @inlinable
   init() {}

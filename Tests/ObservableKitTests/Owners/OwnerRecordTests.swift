@@ -12,9 +12,10 @@ enum RegistrationEnd: String, CaseIterable, Sendable {
   case dispose, unsubscribe, dropSource
 }
 
-/// What owners hold for their registrations (OwnerLifetime): one small record per owner,
-/// nothing of a source once its registration has ended. Runs on every platform; only how the
-/// owner's death is heard differs. Part of the Contracts section "Platforms".
+/// What owners hold for their registrations: nothing (the storage keeps the owner's link
+/// beside the registration, or `OwnerLifetime`'s list holds both weakly), and how dead
+/// owners' registrations are swept without any value arriving. The same code on every
+/// platform. Part of the Contracts sections "Owner-bound observation" and "Platforms".
 @Suite("Owner records")
 struct OwnerRecordTests {
   @Test(
