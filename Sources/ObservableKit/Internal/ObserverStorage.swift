@@ -392,14 +392,14 @@ package struct ObserverStorageHeader<Value, State> {
 /// registration order, and when to sweep out dead owners. An object made with the first
 /// owner-bound registration, so that a source without owners pays one word and one nil check
 /// per removal (a bag of links in the header itself made every source's header copy retain
-/// its empty buffer: measured by check-thresholds.sh, 3 retains per `Property` made in S9).
+/// its empty buffer: check-thresholds.sh at 2245a4d, 3 retains per `Property` made in S9).
 /// Guarded by the storage's lock. Never load the links' owners under that lock: the strong
 /// reference a load returns may be the last.
 @usableFromInline
 final class OwnerLinks {
   // Guarded by the storage's lock, which also makes the runtime exclusivity check redundant
-  // (it cost two access checks per owner-bound add and removal: S3o churn, 1,725 instructions
-  // without them, 2,261 with them, count-instructions.sh).
+  // (it cost two access checks per owner-bound add and removal: S3o churn, 2,261 instructions
+  // with them at 41cc83d, 1,880 without them at 1e2ffd7, count-instructions.sh).
   @exclusivity(unchecked) @usableFromInline var bag = RegistrationBag<OwnerEntry>()
   /// The number of links at which the next owner-bound add sweeps out dead owners;
   /// `Int.max` while a sweep runs.
