@@ -63,6 +63,11 @@ rows=(
   # main actor, notified there; observe + dispose there with 10 others.
   "S14 shared notify 1 obs via observe on the main actor|sharednotify-1|100000|1|ObservableKit Baseline OpenCombine"
   "S16 shared churn observe+dispose with 10 obs on the main actor|sharedchurn|20000|1|ObservableKit Baseline OpenCombine"
+  # Owner-bound churn in both families and the bag over 100 sources (OwnersAndBag.swift); the
+  # baseline registers a `[weak owner]` closure.
+  "S3o owner churn observe(with:)+dispose with 10 obs|ownerChurn|20000|1|ObservableKit Baseline OpenCombine"
+  "S3os SharedEvent owner churn observe(with:)+dispose with 10 obs|sharedOwnerChurn|20000|1|ObservableKit Baseline OpenCombine"
+  "S5m DisposeBag fill+dispose over 100 sources|bag100|20000|1|ObservableKit Baseline OpenCombine"
 )
 
 results="$work/results.tsv"

@@ -1,19 +1,20 @@
 #!/usr/bin/env bash
 # Type-checks, on a machine without Apple's SDKs, the code that only Apple platforms compile:
-# the `#if canImport(ObjectiveC)` branch of Sources/ObservableKit (Owners/OwnerLifetime.swift),
 # the `#if canImport(Combine)` branches of Sources/Observable (ObservableClass's
 # ObservableObject conformance and its objectWillChange sender), and the C shims' `__APPLE__`
 # branches (os_unfair_lock, and the turn in a word of its own, where Linux shares the futex
-# word) and their plain-POSIX ones.
+# word) and their plain-POSIX ones. ObservableKit's Swift has no Apple-only branch: owner
+# binding is the same code on every platform (Owners/OwnerLifetime.swift says why); the
+# script fails if a `canImport(ObjectiveC)` branch appears without a stand-in for it.
 #
 #   bash scripts/check-apple-branches.sh
 #
 # How: scripts/apple-stand-ins/ declares the Apple symbols those branches use, with the
-# signatures of Apple's SDK (README.md there says how faithful that is). Built as modules
-# named Combine and ObjectiveC and put on the import path, they make `canImport(Combine)` and
-# `canImport(ObjectiveC)` true, and the real sources of both library modules are compiled
-# against them in Swift 6 mode, warnings as errors. Then the Combine branch is linked with the
-# stand-in and a small program run against it (see the end of this script).
+# signatures of Apple's SDK (README.md there says how faithful that is). Built as a module
+# named Combine and put on the import path, it makes `canImport(Combine)` true, and the real
+# sources of both library modules are compiled against it in Swift 6 mode, warnings as
+# errors. Then the Combine branch is linked with the stand-in and a small program run against
+# it (see the end of this script).
 # On macOS, where the real modules exist, the build itself checks these branches: the script
 # says so and exits.
 set -euo pipefail
@@ -31,8 +32,8 @@ mkdir -p "$out/modules"
 common=(-swift-version 6 -warnings-as-errors -parse-as-library -package-name observablekit
   -module-cache-path "$out/module-cache" -I "$out/modules")
 
-echo "Building the stand-ins: Combine, ObjectiveC"
-for module in Combine ObjectiveC; do
+echo "Building the stand-in: Combine"
+for module in Combine; do
   swiftc "${common[@]}" -emit-module -module-name "$module" \
     -emit-module-path "$out/modules/$module.swiftmodule" "scripts/apple-stand-ins/$module.swift"
 done
@@ -56,14 +57,16 @@ for flags in "-U__linux__ -U__gnu_linux__ -D__APPLE__ -I scripts/apple-stand-ins
     -I Sources/ObservableKitShims/include Sources/ObservableKitShims/shims.c
 done
 
-echo "Type-checking ObservableKit with canImport(ObjectiveC) (debug and release conditions)"
+echo "Type-checking ObservableKit against the shims' Apple module map (debug and release conditions)"
 for conditions in "-D DEBUG -D OBSERVABLEKIT_SCHEDULE_POINTS" ""; do
   # shellcheck disable=SC2086
   swiftc "${common[@]}" $conditions -emit-module -module-name ObservableKit \
     -emit-module-path "$out/modules/ObservableKit.swiftmodule" $(sources Sources/ObservableKit)
 done
-grep -q 'canImport(ObjectiveC)' Sources/ObservableKit/Owners/OwnerLifetime.swift ||
-  { echo "check-apple-branches.sh: OwnerLifetime.swift has no canImport(ObjectiveC) branch any more; update this script" >&2; exit 1; }
+if grep -rlq 'canImport(ObjectiveC)' Sources/ObservableKit; then
+  echo "check-apple-branches.sh: Sources/ObservableKit has a canImport(ObjectiveC) branch; declare the runtime symbols it uses in scripts/apple-stand-ins and build that stand-in here" >&2
+  exit 1
+fi
 
 echo "Type-checking Observable with canImport(Combine)"
 swiftc "${common[@]}" -D DEBUG -emit-module -module-name Observable \
@@ -95,4 +98,4 @@ swiftc -swift-version 6 -warnings-as-errors -module-cache-path "$out/module-cach
   "$run/Combine.o" "$run/ObservableKit.o" "$run/Observable.o" "$run/shims.o" -o "$run/object-will-change"
 "$run/object-will-change"
 
-echo "check-apple-branches.sh: the canImport(ObjectiveC) and canImport(Combine) branches and the C shims' Apple branches type-check against the stand-ins, and the Combine branch's objectWillChange reaches a subscriber"
+echo "check-apple-branches.sh: the canImport(Combine) branches and the C shims' Apple branches type-check against the stand-ins, and the Combine branch's objectWillChange reaches a subscriber"

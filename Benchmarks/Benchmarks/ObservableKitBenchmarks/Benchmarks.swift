@@ -25,4 +25,5 @@ let benchmarks: @Sendable () -> Void = {
   registerPersistedAndBound()
   registerSharedPaths()
   registerReplay()
+  registerOwnersAndBag()
 }

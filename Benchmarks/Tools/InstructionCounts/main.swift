@@ -192,6 +192,8 @@ func observers(_ scenario: String) -> Int {
 }
 
 switch (scenario, contender) {
+// Scenarios 3o, 3os and 5m (OwnersAndBag.swift).
+case _ where runOwnersAndBag(scenario, contender, reps, sink): break
 case (let s, "ObservableKit") where s.hasPrefix("notify-"):
   let event = ObservableEvent<Int>()
   let tokens = (0..<observers(s)).map { _ in event.observe(makeHandler(sink)) }

@@ -12,7 +12,7 @@
 ///   releases any captured state, so a handler's teardown can never deliver to a sibling
 ///   handler of the same bag. Other disposables are then disposed in the order added.
 /// - Entries that were disposed elsewhere are dropped as the bag grows, so a long-lived bag
-///   holds at most about twice its live entries.
+///   holds at most about twice its live entries, or 128 entries while fewer are live.
 /// - No lock is held while disposables or deinitializers run, so disposing a bag from inside
 ///   a handler, or adding to it from a disposal, is safe.
 public final class DisposeBag: Disposable {
@@ -23,7 +23,12 @@ public final class DisposeBag: Disposable {
     var pruneThreshold = DisposeBag.minimumPruneThreshold
   }
 
-  private static let minimumPruneThreshold = 32
+  /// The size below which a bag never prunes. A prune asks every entry whether it is
+  /// disposed (a subscription's answer takes its source's lock), so a bag that is filled and
+  /// disposed in one go, the usual life of a bag, should not pay for one: at 32, the prunes
+  /// at 32 and 64 entries were a fifth of the instructions of filling a bag from 100 sources
+  /// and disposing it (count-instructions.sh, S5m: 527 of 2,796 per entry at 91767f2).
+  static let minimumPruneThreshold = 128
   private let state = Locked(State())
 
   /// Creates an empty bag.
@@ -86,9 +91,15 @@ public final class DisposeBag: Disposable {
   private func prune(_ snapshot: ContiguousArray<any Disposable>) {
     let disposed = snapshot.map(\.isDisposed)
     schedulePoint("bag.prune: coming back to the lock")
+    let anyDisposed = disposed.contains(true)
     let dropped = state.withLock { state -> ContiguousArray<any Disposable> in
       state.isPruning = false
       if state.isDisposed { return [] }
+      // Nothing to drop: the entries stay as they are, uncopied.
+      guard anyDisposed else {
+        state.pruneThreshold = max(Self.minimumPruneThreshold, state.entries.count * 2)
+        return []
+      }
       var kept = ContiguousArray<any Disposable>()
       var dropped = ContiguousArray<any Disposable>()
       kept.reserveCapacity(state.entries.count)
@@ -105,13 +116,10 @@ public final class DisposeBag: Disposable {
 
   private static func dispose(_ entries: ContiguousArray<any Disposable>) {
     var deferred: ContiguousArray<Any> = []
+    deferred.reserveCapacity(entries.count)
     var others: ContiguousArray<any Disposable> = []
     for entry in entries {
-      // Casts to the concrete token types, far cheaper than a cast to a protocol existential;
-      // the value token first, the one plain `observe` returns.
-      if let subscription = entry as? InlineSubscription {
-        if let held = subscription.stop() { deferred.append(held) }
-      } else if let subscription = entry as? Subscription {
+      if let subscription = inlineSubscription(entry) {
         if let held = subscription.stop() { deferred.append(held) }
       } else {
         others.append(entry)
@@ -119,5 +127,14 @@ public final class DisposeBag: Disposable {
     }
     for other in others { other.dispose() }
     withExtendedLifetime(deferred) {}
+  }
+
+  /// `entry` if it is the value token every storage's `observe` returns, found by comparing
+  /// its type, not by a dynamic cast: `as? InlineSubscription` went through the runtime's
+  /// cast machinery, a tenth of the instructions of filling a bag from 100 sources and
+  /// disposing it (count-instructions.sh, S5m: 257 of 2,796 per entry at 91767f2).
+  private static func inlineSubscription<Entry: Disposable>(_ entry: Entry) -> InlineSubscription? {
+    guard Entry.self == InlineSubscription.self else { return nil }
+    return unsafeBitCast(entry, to: InlineSubscription.self)
   }
 }

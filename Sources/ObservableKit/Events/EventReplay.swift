@@ -66,25 +66,61 @@ final class EventReplay<Value> {
     storage.notify(value, recording: record)
   }
 
-  /// Registers `handler` on `storage` (bound to `owner` if there is one), then hands it the
-  /// recorded values, oldest first, before any live value. Returns the registration's id.
+  /// Registers `handler` on `storage`, then hands it the recorded values, oldest first,
+  /// before any live value. Returns the registration's id.
   ///
   /// The replay runs inside a pass frame of the storage, so a notification that a replayed
   /// handler makes is delivered after the replay, as one made from inside a pass is.
   @inlinable
   func register<State>(
     on storage: ObserverStorage<Value, State>,
-    owner: AnyObject?,
-    _ handler: @escaping (AnyObject?, Value) -> Void
+    _ handler: @escaping (Value) -> Void
   ) -> UInt64 {
     let gate = ReplayGate<Value>()
     // The epoch is read with the registration: a removal after it (a dispose, the source's
     // end) advances it.
-    let (id, _, (backlog, epoch)) = storage.add(
-      owner: owner,
-      { owner, value in if gate.admit(value) { handler(owner, value) } },
+    let (id, (backlog, epoch)) = storage.add(
+      { _ in { value in if gate.admit(value) { handler(value) } } },
       reading: { _, _ in (contents(), storage.epoch) }
     )
+    replay(backlog, since: epoch, to: id, on: storage, through: gate, handler)
+    return id
+  }
+
+  /// ``register(on:_:)`` bound to `owner`, as the storage's owner-bound registration is: the
+  /// owner is held weakly, and the registration ends at the first value that finds it gone.
+  @inlinable
+  func register<State, Owner: AnyObject>(
+    on storage: ObserverStorage<Value, State>,
+    owner: Owner,
+    _ handler: @escaping (Owner, Value) -> Void
+  ) -> UInt64 {
+    let gate = ReplayGate<Value>()
+    let (id, (backlog, epoch)) = storage.addOwnerBound(
+      { id in
+        let bound = OwnerBoundHandler(owner: owner, storage: storage, id: id) { owner, value in
+          if gate.admit(value) { handler(owner, value) }
+        }
+        return ({ bound.call($0) }, bound)
+      },
+      reading: { _, _ in (contents(), storage.epoch) }
+    )
+    // The caller holds `owner` for the whole replay.
+    replay(backlog, since: epoch, to: id, on: storage, through: gate) { handler(owner, $0) }
+    return id
+  }
+
+  /// Hands `backlog` to the registration `id`, then the live values its gate held meanwhile,
+  /// until the gate opens.
+  @inlinable
+  func replay<State>(
+    _ backlog: ContiguousArray<Value>,
+    since epoch: UInt64,
+    to id: UInt64,
+    on storage: ObserverStorage<Value, State>,
+    through gate: ReplayGate<Value>,
+    _ handler: (Value) -> Void
+  ) {
     schedulePoint("replay: registered; delivering the replay outside the lock")
     storage.withNewPassFrame(recording: record) {
       // Repeated until the gate finds nothing held and opens, also after an empty replay:
@@ -100,13 +136,12 @@ final class EventReplay<Value> {
             guard storage.contains(id) else { return gate.close() }
             seen = now
           }
-          handler(owner, value)
+          handler(value)
         }
         schedulePoint("replay: a batch replayed; taking the live values held meanwhile")
         pending = gate.takeHeldOrOpen()
       } while !pending.isEmpty
     }
-    return id
   }
 }
 

@@ -80,7 +80,7 @@ public final class ObservableEvent<T>: EventSource {
   /// - Returns: A disposable that ends this registration. Dropping it does not end it.
   @inlinable @_disfavoredOverload
   public func observe(_ handler: @escaping (T) -> Void) -> any Disposable {
-    if let replay { return InlineSubscription(storage: storage, id: replay.register(on: storage, owner: nil) { handler($1) }) }
+    if let replay { return InlineSubscription(storage: storage, id: replay.register(on: storage, handler)) }
     return InlineSubscription(storage: storage, id: storage.add(handler))
   }
 
@@ -93,7 +93,7 @@ public final class ObservableEvent<T>: EventSource {
   ) -> any Disposable {
     let subscription: any Disposable =
       if let replay {
-        InlineSubscription(storage: storage, id: replay.register(on: storage, owner: nil) { handler($1) })
+        InlineSubscription(storage: storage, id: replay.register(on: storage, handler))
       } else {
         InlineSubscription(storage: storage, id: storage.add(handler))
       }
@@ -112,28 +112,22 @@ public final class ObservableEvent<T>: EventSource {
   ///
   /// `owner` is held weakly and passed to the handler strongly. Once its deinit has begun,
   /// nothing is delivered and the registration no longer counts in ``observerCount``. You
-  /// need not keep the returned disposable. The handler is released while the owner
-  /// deallocates on Apple platforms, and at the latest at the event's next notification or
-  /// count elsewhere. Once the registration ends, the owner keeps nothing of it alive.
-  @discardableResult
+  /// need not keep the returned disposable. Once the owner has gone, the handler is released
+  /// at the latest at the event's next notification, count, or owner-bound registration (a
+  /// sweep of dead owners runs whenever they have doubled). Once the registration ends, the
+  /// owner keeps nothing of it alive.
+  @inlinable @discardableResult
   public func observe<Owner: AnyObject>(
     with owner: Owner,
     _ handler: @escaping (Owner, T) -> Void
   ) -> any Disposable {
     // The storage's own owner registration, not `OwnerBinding`: a gone owner stops
-    // counting in `observerCount` at once. add(owner:) passes the owner it found alive.
+    // counting in `observerCount` at once, and the storage, not a record of the owner,
+    // holds the link (see `OwnerLink`).
     if let replay {
-      let id = replay.register(on: storage, owner: owner) { owner, value in
-        handler(unsafeDowncast(owner!, to: Owner.self), value)
-      }
-      return storage.token(for: id, owner: owner)
+      return InlineSubscription(storage: storage, id: replay.register(on: storage, owner: owner, handler))
     }
-    let (id, _, _) = storage.add(
-      owner: owner,
-      { owner, value in handler(unsafeDowncast(owner!, to: Owner.self), value) },
-      reading: { _, _ in () }
-    )
-    return storage.token(for: id, owner: owner)
+    return InlineSubscription(storage: storage, id: storage.add(owner: owner, handler))
   }
 
   /// Calls every registered handler with `value`, in registration order, on this thread.

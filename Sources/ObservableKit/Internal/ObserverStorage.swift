@@ -76,12 +76,10 @@ package struct ObserverStorage<Value, State> {
   // MARK: Registration
 
   /// Registers the handler made by `makeHandler` and, under the same lock, runs `read` on the
-  /// state. Both receive the new registration's id. A registration with an `owner` is
-  /// counted only while the owner is alive.
+  /// state. Both receive the new registration's id.
   @inlinable
   package func add<R>(
     _ makeHandler: (UInt64) -> Handler,
-    owner: WeakReference? = nil,
     reading read: (inout State, UInt64) -> R
   ) -> (id: UInt64, read: R) {
     Diagnostics.subscriptionsChanged(by: 1)
@@ -89,7 +87,6 @@ package struct ObserverStorage<Value, State> {
       let id = header.nextID
       header.nextID += 1
       header.bag.append(ObserverHandler(makeHandler(id)), id: id)
-      if let owner { header.owners[id] = owner }
       return (id, read(&header.state, id))
     }
   }
@@ -99,45 +96,58 @@ package struct ObserverStorage<Value, State> {
     add({ _ in handler }, reading: { _, _ in () }).id
   }
 
-  /// The one owner-bound registration path. Registers `handler` for as long as `owner` is
-  /// alive (for good without one) and, under the same lock, runs `read` on the state.
+  /// The storage's owner-bound registration: `make` returns the handler and the link that
+  /// holds its owner weakly. The registration is counted only while the owner is alive, and
+  /// ``removeAll(ownedBy:)`` finds it.
   ///
-  /// `owner` is held weakly. Each call loads it and passes it strongly to `handler` (nil
-  /// without an owner); the first call that finds it gone ends the registration instead, and
-  /// ``count`` stops counting it at once. Returns the registered handler too, for a replay.
+  /// The storage keeps the link beside the registration (`owners`), so no record of the
+  /// owner is needed: adding sweeps out the registrations of dead owners once the links have
+  /// doubled since the last sweep, so a source observed by short-lived owners that never
+  /// hear a value holds O(live owners) registrations, each freed without any value arriving.
   @inlinable
-  package func add<R>(
-    owner: AnyObject?,
-    _ handler: @escaping (AnyObject?, Value) -> Void,
+  package func addOwnerBound<R>(
+    _ make: (UInt64) -> (handler: Handler, link: OwnerLink),
     reading read: (inout State, UInt64) -> R
-  ) -> (id: UInt64, handler: Handler, read: R) {
-    let reference = owner.map(WeakReference.init)
-    var registered: Handler?
-    let (id, result) = add(
-      { [self] id in
-        let made: Handler = { value in
-          guard let reference else { return handler(nil, value) }
-          guard let owner = reference.object else {
-            remove(id)
-            return
-          }
-          handler(owner, value)
-        }
-        registered = made
-        return made
-      },
-      owner: reference,
-      reading: read
-    )
-    return (id, registered!, result)
+  ) -> (id: UInt64, read: R) {
+    Diagnostics.subscriptionsChanged(by: 1)
+    let (result, sweep) = withLock { header -> ((id: UInt64, read: R), ContiguousArray<OwnerEntry>?) in
+      let id = header.nextID
+      header.nextID += 1
+      let (handler, link) = make(id)
+      header.bag.append(ObserverHandler(handler), id: id)
+      let owners = header.owners ?? header.makeOwners()
+      owners.bag.append(link, id: id)
+      return ((id, read(&header.state, id)), owners.takeSweep())
+    }
+    if let sweep { sweepDeadOwners(sweep) }
+    return result
   }
 
-  /// The token of registration `id`; bound to `owner`'s life where the platform allows.
+  /// Registers `handler` for as long as `owner` is alive, passing it in: one object
+  /// (``OwnerBoundHandler``) is the link, the handler's context and the owner check.
   @inlinable
-  package func token(for id: UInt64, owner: AnyObject?) -> any Disposable {
-    let token = Subscription(storage: self, id: id)
-    if let owner { OwnerLifetime.bind(token, to: owner) }
-    return token
+  package func add<Owner: AnyObject>(owner: Owner, _ handler: @escaping (Owner, Value) -> Void) -> UInt64 {
+    addOwnerBound(
+      { [self] id in
+        let bound = OwnerBoundHandler(owner: owner, storage: self, id: id, handler: handler)
+        return ({ bound.call($0) }, bound)
+      },
+      reading: { _, _ in () }
+    ).id
+  }
+
+  /// Removes the registrations of dead owners among `owners`, a copy of the links taken by
+  /// an add (``OwnerLinks/takeSweep()``), and sets the next sweep's size.
+  ///
+  /// Invariant where the lock is dropped: the weak loads happen here, outside the lock (a
+  /// load may return the last reference to an owner, whose deinit may register or dispose
+  /// here). Only one sweep runs at a time (the size is `Int.max` meanwhile); a registration
+  /// ended or added meanwhile is untouched: `remove` of an ended one does nothing.
+  @usableFromInline
+  func sweepDeadOwners(_ owners: ContiguousArray<OwnerEntry>) {
+    schedulePoint("owners: sweeping a copy outside the lock")
+    _ = removeDeadOwners(owners)
+    withLock { header in header.owners?.sweepDone() }
   }
 
   /// Ends the subscription `id` and returns its handler, as the bag holds it, for the caller
@@ -163,10 +173,13 @@ package struct ObserverStorage<Value, State> {
   /// Ends every subscription. The handlers are released after the lock is gone.
   @inlinable
   package func removeAll() {
+    // The links are touched only if there are any: this runs unspecialized when a source is
+    // released, where a copy of a nil reference still costs a retain and a release call.
+    var links: OwnerLinks?
     let (removed, live) = withLock { header in
       let live = header.bag.liveCount
       let removed = (header.bag.removeAll(), live)
-      header.owners = [:]
+      if header.owners != nil { swap(&links, &header.owners) }
       advanceEpochLocked()
       return removed
     }
@@ -175,6 +188,7 @@ package struct ObserverStorage<Value, State> {
     // finishes the delivery) is released from here, while other threads may be draining.
     schedulePoint("storage.removeAll: the handlers are released outside the lock")
     withExtendedLifetime(removed) {}
+    if links != nil { withExtendedLifetime(links) {} }
   }
 
   @inlinable
@@ -186,35 +200,107 @@ package struct ObserverStorage<Value, State> {
   /// removed first, so they stop counting at once.
   @inlinable
   package var count: Int {
-    let (live, owners) = withLock { header in (header.bag.liveCount, header.owners) }
-    if owners.isEmpty { return live }
+    let (live, owners) = withLock { header in
+      (header.bag.liveCount, header.owners.flatMap { $0.bag.liveCount == 0 ? nil : $0.bag.entries })
+    }
+    guard let owners else { return live }
     return live - removeDeadOwners(owners)
   }
 
   /// Removes the registrations of `owners` whose owner has deallocated; returns how many of
   /// them there were. The weak loads happen here, outside the lock.
   ///
-  /// Invariant where the lock is dropped: `owners` is a copy taken with the live count the
-  /// caller subtracts from. A dead owner's registration counted in that live count whether
-  /// this call or another removes it meanwhile, so every dead one found is subtracted, not
-  /// only those this call removed (two concurrent counts would otherwise count it once more).
+  /// Invariant where the lock is dropped: `owners` is a copy of the links of the live
+  /// owner-bound registrations, taken with the live count the caller subtracts from. A dead
+  /// owner's registration counted in that live count whether this call or another removes
+  /// it meanwhile, so every dead one found is subtracted, not only those this call removed
+  /// (two concurrent counts would otherwise count it once more).
   @usableFromInline
-  func removeDeadOwners(_ owners: [UInt64: WeakReference]) -> Int {
+  func removeDeadOwners(_ owners: ContiguousArray<OwnerEntry>) -> Int {
     var dead = 0
-    for (id, owner) in owners where owner.object == nil {
+    for entry in owners {
+      guard let link = entry.payload, link.owner == nil else { continue }
       schedulePoint("owners: a dead owner found outside the lock")
-      remove(id)
+      remove(entry.id)
       dead += 1
     }
     return dead
   }
 
-  /// Ends every registration bound to the owner `key`.
-  package func removeAll(ownedBy key: ObjectIdentifier) {
-    // In registration order: a dictionary's order changes from one instance to the next,
-    // which made the schedule explorer's runs of one interleaving differ.
-    let ids = withLock { header in header.owners.filter { $0.value.identity == key }.map(\.key) }.sorted()
+  /// Ends every registration bound to `owner`, in registration order.
+  package func removeAll(ownedBy owner: AnyObject) {
+    let owners = withLock { header in header.owners?.bag.entries ?? [] }
+    // Loaded outside the lock, as in `removeDeadOwners`: a link to another owner may return
+    // the last reference to it.
+    let ids = owners.compactMap { $0.payload?.owner === owner ? $0.id : nil }
     for id in ids { remove(id) }
+  }
+}
+
+/// The owner of an owner-bound registration, held weakly: what the storage keeps beside the
+/// registration (``ObserverStorageHeader/owners``) to count, unsubscribe and sweep it. A
+/// registration's own object derives from it where one object can be the link, the handler's
+/// context and the owner check (``OwnerBoundHandler``), so the link costs no allocation.
+///
+/// Why no record per owner: a record has to be found from the owner, which costs a lookup
+/// in a process-wide table (or, on Apple platforms, `objc_getAssociatedObject` under the
+/// runtime's process-wide association lock) on every registration. A link found from the
+/// registration costs none; the storage sweeps dead owners as it grows instead
+/// (``ObserverStorage/addOwnerBound(_:reading:)``). The weak reference itself is what a
+/// `[weak owner]` closure costs: on Apple platforms an owner that is an Objective-C object
+/// (a view controller) goes through the runtime's weak table, for the closure array too.
+@usableFromInline
+package class OwnerLink {
+  // Never written after init (`weak let` needs Swift 6.2); the runtime loads weak
+  // references atomically. Load it only outside the storage lock: the strong reference a
+  // load returns may be the last one.
+  @usableFromInline package private(set) weak var owner: AnyObject?
+
+  @inlinable
+  package init(_ owner: AnyObject) {
+    self.owner = owner
+  }
+}
+
+/// The registration of ``ObserverStorage/add(owner:_:)``: its link, and the handler's
+/// context (the closure the storage keeps captures only it, so it allocates nothing more).
+/// The owner is loaded for each call and passed strongly; the first call that finds it gone
+/// ends the registration instead.
+@usableFromInline
+final class OwnerBoundHandler<Owner: AnyObject, Value, State>: OwnerLink {
+  @usableFromInline let storage: ObserverStorage<Value, State>
+  @usableFromInline let id: UInt64
+  @usableFromInline let handler: (Owner, Value) -> Void
+
+  @inlinable
+  init(owner: Owner, storage: ObserverStorage<Value, State>, id: UInt64, handler: @escaping (Owner, Value) -> Void) {
+    self.storage = storage
+    self.id = id
+    self.handler = handler
+    super.init(owner)
+  }
+
+  @inlinable
+  func call(_ value: Value) {
+    guard let owner else {
+      storage.remove(id)
+      return
+    }
+    handler(unsafeDowncast(owner, to: Owner.self), value)
+  }
+}
+
+/// One owner-bound registration as the storage keeps it beside the bag: its id and its
+/// owner's link, nil once it ended.
+@usableFromInline
+package struct OwnerEntry: BagEntry {
+  @usableFromInline package let id: UInt64
+  @usableFromInline package var payload: OwnerLink?
+
+  @inlinable
+  package init(id: UInt64, payload: OwnerLink) {
+    self.id = id
+    self.payload = payload
   }
 }
 
@@ -256,9 +342,8 @@ package struct ObserverStorageHeader<Value, State> {
   /// The handlers, in registration order, with tombstones.
   @usableFromInline var bag = RegistrationBag<ObserverEntry<Value>>()
   @usableFromInline var nextID: UInt64 = 1
-  /// The owner of each owner-bound registration. Never load these references under the
-  /// lock: the strong reference a load returns may be the last one.
-  @usableFromInline var owners: [UInt64: WeakReference] = [:]
+  /// The links of the owner-bound registrations, made with the first one (see `OwnerLinks`).
+  @usableFromInline var owners: OwnerLinks?
 
   @inlinable
   init(state: State) {
@@ -270,8 +355,54 @@ package struct ObserverStorageHeader<Value, State> {
   @inlinable
   package mutating func endEntry(_ id: UInt64) -> ObserverHandler<Value>? {
     guard let handler = bag.remove(id) else { return nil }
-    // Skips hashing `id` for the usual registration, which has no owner.
-    if !owners.isEmpty { owners[id] = nil }
+    // One nil check on a source without owners. The link is released here, under the lock,
+    // but never for the last time: the handler returned holds the registration's object,
+    // which holds or is the link.
+    if let owners { _ = owners.bag.remove(id) }
     return handler
+  }
+
+  /// Makes the owners' links, for the first owner-bound registration.
+  @inlinable
+  mutating func makeOwners() -> OwnerLinks {
+    let made = OwnerLinks()
+    owners = made
+    return made
+  }
+}
+
+/// The links of a storage's owner-bound registrations: the owner of each live one, in
+/// registration order, and when to sweep out dead owners. An object made with the first
+/// owner-bound registration, so that a source without owners pays one word and one nil check
+/// per removal (a bag of links in the header itself made every source's header copy retain
+/// its empty buffer: check-thresholds.sh at 2245a4d, 3 retains per `Property` made in S9).
+/// Guarded by the storage's lock. Never load the links' owners under that lock: the strong
+/// reference a load returns may be the last.
+@usableFromInline
+final class OwnerLinks {
+  // Guarded by the storage's lock, which also makes the runtime exclusivity check redundant
+  // (it cost two access checks per owner-bound add and removal: S3o churn, 2,261 instructions
+  // with them at 41cc83d, 1,880 without them at 1e2ffd7, count-instructions.sh).
+  @exclusivity(unchecked) @usableFromInline var bag = RegistrationBag<OwnerEntry>()
+  /// The number of links at which the next owner-bound add sweeps out dead owners;
+  /// `Int.max` while a sweep runs.
+  @exclusivity(unchecked) @usableFromInline var sweepAt = 8
+
+  @inlinable
+  init() {}
+
+  /// A copy of the links for ``ObserverStorage/sweepDeadOwners(_:)`` once they have doubled
+  /// since the last sweep; nil otherwise. One sweep at a time: it sets the next size.
+  @inlinable
+  func takeSweep() -> ContiguousArray<OwnerEntry>? {
+    guard bag.liveCount >= sweepAt else { return nil }
+    sweepAt = .max
+    return bag.entries
+  }
+
+  /// Sets the next sweep's size once a sweep is done.
+  @usableFromInline
+  func sweepDone() {
+    sweepAt = max(8, 2 * bag.liveCount)
   }
 }

@@ -41,10 +41,9 @@ extension ReadOnlyProperty {
   /// - Disposing the last observer stops tracking: the model is no longer retained by its
   ///   own registrar's callback, and no recompute runs. Observing again starts tracking
   ///   again, with the value current then. An owner-bound observer (`observe(with:_:)`)
-  ///   counts until it is disposed, as for any derived property: when its owner
-  ///   deinitializes on Apple platforms, elsewhere at the next recompute after the owner has
-  ///   gone. Add its token to the owner's ``DisposeBag`` to end it at the owner's deinit
-  ///   everywhere.
+  ///   counts until it is disposed, as for any derived property: at the next recompute
+  ///   after the owner has gone, or when a sweep of dead owners finds it first. Add its
+  ///   token to the owner's ``DisposeBag`` to end it at the owner's deinit.
   /// - A subscription keeps tracking going even when no copy of the property is kept.
   /// - Observation cannot remove a registration: after the last dispose, the model's
   ///   registrar keeps one small callback (it holds neither `read` nor the observers) until

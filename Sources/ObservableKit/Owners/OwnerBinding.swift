@@ -2,8 +2,8 @@
 /// every form that registers through a source's public API: the owner is held weakly, so
 /// the registration keeps it alive only while a call runs; each call gets it strongly; the
 /// first value that finds it gone ends the registration, before the notification returns,
-/// so it stops counting then; and ``bind(_:_:)`` ties the registration to the owner's life
-/// (``OwnerLifetime``).
+/// so it stops counting then; and ``bind(_:_:)`` lists the registration with its owner
+/// (``OwnerLifetime``), so that it ends once the owner is found gone, without any value.
 ///
 /// The forms differ only in what carries a value to the handler: a synchronous call, a
 /// delivery that keeps the caller's isolation, an actor's executor, an async runner; each
@@ -25,13 +25,14 @@ struct OwnerBinding<Owner: AnyObject>: Sendable {
     _ owner: Owner,
     _ make: (OwnerBinding) -> Registration
   ) -> any Disposable {
-    let registration = make(OwnerBinding(owner))
-    OwnerLifetime.bind(object: registration, to: owner)
+    let binding = OwnerBinding(owner)
+    let registration = make(binding)
+    OwnerLifetime.bind(registration, to: binding.reference)
     return registration
   }
 
   /// The owner held weakly, with nothing bound to its life: for a call behind a storage's
-  /// own owner-bound registration, which binds its token itself.
+  /// own owner-bound registration, where the storage keeps the owner's link itself.
   static func weak(_ owner: Owner) -> OwnerBinding {
     OwnerBinding(owner)
   }

@@ -25,8 +25,8 @@ extension SharedEventSource {
   ///   synchronously by the notifying code, even on the actor itself.
   /// - `owner` is held weakly: the subscription does not keep the actor alive. It is held
   ///   strongly only while values of this subscription wait or run on it. Once it has gone,
-  ///   nothing is delivered and the registration ends (on Apple platforms while the actor
-  ///   deinitializes; elsewhere at the source's next value, as for any owner).
+  ///   nothing is delivered and the registration ends at the source's next value, or
+  ///   earlier when a sweep of dead owners finds it, as for any owner.
   /// - Works in the actor's `init`: once every stored property has a value, `self` may be
   ///   passed as the owner. Values arrive only after `init` returns, since they run on the
   ///   actor.
@@ -56,12 +56,12 @@ extension SharedProperty {
     with owner: Owner,
     _ handler: @escaping @Sendable (isolated Owner, T) -> Void
   ) -> any Disposable {
-    OwnerBinding.bind(owner) { binding in
-      let delivery = ActorOwnerDelivery(owner: binding, call: handler)
-      let feed = delivery.makeFeed()
-      delivery.attach(property.register(owner: owner, replay: true) { _, update in feed(update.value) })
-      return delivery
-    }
+    // The storage keeps the owner's link (`register(owner:)`): it counts, unsubscribes and
+    // sweeps the registration, so the registration is not listed too (see `OwnerLifetime`).
+    let delivery = ActorOwnerDelivery(owner: OwnerBinding.weak(owner), call: handler)
+    let feed = delivery.makeFeed()
+    delivery.attach(property.register(owner: owner, replay: true) { _, update in feed(update.value) })
+    return delivery
   }
 
   /// Calls `block` with the new and the old value each time the property is set, for as
@@ -76,16 +76,15 @@ extension SharedProperty {
     _ observer: Observer,
     block: @escaping @Sendable (isolated Observer, _ newValue: T, _ oldValue: T) -> Void
   ) -> any Disposable {
-    OwnerBinding.bind(observer) { binding in
-      let delivery = ActorOwnerDelivery<Observer, (T, T)>(owner: binding) { observer, values in
-        block(observer, values.0, values.1)
-      }
-      let feed = delivery.makeFeed()
-      delivery.attach(property.register(owner: observer, replay: false) { _, update in
-        feed((update.value, update.oldValue))
-      })
-      return delivery
+    // The storage keeps the owner's link, as in `observe(with:_:)` above.
+    let delivery = ActorOwnerDelivery<Observer, (T, T)>(owner: OwnerBinding.weak(observer)) { observer, values in
+      block(observer, values.0, values.1)
     }
+    let feed = delivery.makeFeed()
+    delivery.attach(property.register(owner: observer, replay: false) { _, update in
+      feed((update.value, update.oldValue))
+    })
+    return delivery
   }
 }
 

@@ -47,6 +47,6 @@ extension Property {
   ///
   /// Unsubscribing an object that never subscribed does nothing.
   public func unsubscribe(_ observer: AnyObject) {
-    storage.removeAll(ownedBy: ObjectIdentifier(observer))
+    storage.removeAll(ownedBy: observer)
   }
 }

@@ -219,9 +219,10 @@ public final class Property<T>: PropertySource {
   ///
   /// `owner` is held weakly and passed to the handler strongly. Once its deinit has begun,
   /// nothing is delivered and the registration no longer counts in ``observerCount``. You
-  /// need not keep the returned disposable. The handler is released while the owner
-  /// deallocates on Apple platforms, and at the latest at the property's next set or count
-  /// elsewhere. Once the registration ends, the owner keeps nothing of it alive.
+  /// need not keep the returned disposable. Once the owner has gone, the handler is released
+  /// at the latest at the property's next set, count, or owner-bound registration (a sweep
+  /// of dead owners runs whenever they have doubled). Once the registration ends, the owner
+  /// keeps nothing of it alive.
   @discardableResult
   public func observe<Owner: AnyObject>(
     with owner: Owner,
@@ -274,43 +275,50 @@ public final class Property<T>: PropertySource {
     replay: Bool,
     handler: @escaping (AnyObject?, PropertyUpdate<T>) -> Void
   ) -> any Disposable {
-    let reference = owner.map(WeakReference.init)
+    let link = owner.map(OwnerLink.init)
     var registered: Storage.Handler?
     var made: PropertySubscriber<OwnerBoundCall>?
-    let (id, current) = storage.add(
-      { [storage] id in
-        // One object holds the version, the owner check and the handler; the closure the
-        // storage keeps captures only it, so it is the closure's context.
-        let subscriber = PropertySubscriber(OwnerBoundCall(owner: reference, storage: storage, id: id, handler: handler))
-        made = subscriber
-        let deliver: Storage.Handler = { update in
-          let call = subscriber.call
-          guard let reference = call.owner else {
-            if subscriber.advance(to: update.version) { call.handler(nil, update) }
-            return
-          }
-          // The owner first: once it has gone, the registration ends and hears nothing.
-          guard let owner = reference.object else {
-            call.storage.remove(call.id)
-            return
-          }
-          if subscriber.advance(to: update.version) { call.handler(owner, update) }
+    let storage = storage
+    // Local functions, not closures in constants: passed only as non-escaping arguments,
+    // they capture `made` and `registered` without boxing them.
+    func makeHandler(_ id: UInt64) -> Storage.Handler {
+      // One object holds the version, the owner check and the handler; the closure the
+      // storage keeps captures only it, so it is the closure's context.
+      let subscriber = PropertySubscriber(OwnerBoundCall(owner: link, storage: storage, id: id, handler: handler))
+      made = subscriber
+      let deliver: Storage.Handler = { update in
+        let call = subscriber.call
+        guard let link = call.owner else {
+          if subscriber.advance(to: update.version) { call.handler(nil, update) }
+          return
         }
-        registered = deliver
-        return deliver
-      },
-      owner: reference,
-      reading: { state, _ -> PropertyUpdate<T>? in
-        if replay { return state.current }
-        made!.lastVersion = state.version
-        return nil
+        // The owner first: once it has gone, the registration ends and hears nothing.
+        guard let owner = link.owner else {
+          call.storage.remove(call.id)
+          return
+        }
+        if subscriber.advance(to: update.version) { call.handler(owner, update) }
       }
-    )
+      registered = deliver
+      return deliver
+    }
+    func read(_ state: inout PropertyState<T>, _: UInt64) -> PropertyUpdate<T>? {
+      if replay { return state.current }
+      made!.lastVersion = state.version
+      return nil
+    }
+    // The storage keeps the owner's link beside the registration: it counts, unsubscribes
+    // and sweeps it (see `OwnerLink`); the token is a value either way.
+    let (id, current) =
+      if let link {
+        storage.addOwnerBound({ id in (makeHandler(id), link) }, reading: read)
+      } else {
+        storage.add(makeHandler, reading: read)
+      }
     if let current {
       self.replay(current, with: registered!)
     }
-    guard let owner else { return InlineSubscription(storage: storage, id: id) }
-    return storage.token(for: id, owner: owner)
+    return InlineSubscription(storage: storage, id: id)
   }
 
   /// What a plain subscriber calls: the handler `observe` received.
@@ -328,13 +336,13 @@ public final class Property<T>: PropertySource {
   /// once it has gone, and the handler.
   @usableFromInline
   struct OwnerBoundCall {
-    @usableFromInline let owner: WeakReference?
+    @usableFromInline let owner: OwnerLink?
     @usableFromInline let storage: Storage
     @usableFromInline let id: UInt64
     @usableFromInline let handler: (AnyObject?, PropertyUpdate<T>) -> Void
 
     @inlinable
-    init(owner: WeakReference?, storage: Storage, id: UInt64, handler: @escaping (AnyObject?, PropertyUpdate<T>) -> Void) {
+    init(owner: OwnerLink?, storage: Storage, id: UInt64, handler: @escaping (AnyObject?, PropertyUpdate<T>) -> Void) {
       self.owner = owner
       self.storage = storage
       self.id = id

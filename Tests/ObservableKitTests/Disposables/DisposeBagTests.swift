@@ -88,7 +88,7 @@ struct DisposeBagTests {
       token.disposed(by: bag)
       token.dispose()
     }
-    #expect(bag.entryCount <= 64, "held \(bag.entryCount) entries for 1 live one")
+    #expect(bag.entryCount <= DisposeBag.minimumPruneThreshold, "held \(bag.entryCount) entries for 1 live one")
     #expect(event.observerCount == 1)
     bag.dispose()
     #expect(keeper.isDisposed)
@@ -194,10 +194,11 @@ struct DisposeBagPruneRaceTests {
   func disposeDuringBlockedPrune() {
     let bag = DisposeBag()
     let blocking = BlockingCheckDisposable()
-    let others = (0..<31).map { _ in LoggingDisposable("entry", log: ValueLog()) }
+    let others = (1..<DisposeBag.minimumPruneThreshold).map { _ in LoggingDisposable("entry", log: ValueLog()) }
     bag.addDisposable(blocking)
     for other in others.dropLast() { bag.addDisposable(other) }
-    // The 32nd entry starts a prune, which parks in `blocking.isDisposed`.
+    // The last entry reaches the prune size and starts a prune, which parks in
+    // `blocking.isDisposed`.
     let pruner = Thread { bag.addDisposable(others.last!) }
     pruner.start()
     blocking.entered.wait()

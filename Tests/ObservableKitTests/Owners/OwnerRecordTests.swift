@@ -12,9 +12,10 @@ enum RegistrationEnd: String, CaseIterable, Sendable {
   case dispose, unsubscribe, dropSource
 }
 
-/// What owners hold for their registrations (OwnerLifetime): one small record per owner,
-/// nothing of a source once its registration has ended. Runs on every platform; only how the
-/// owner's death is heard differs. Part of the Contracts section "Platforms".
+/// What owners hold for their registrations: nothing (the storage keeps the owner's link
+/// beside the registration, or `OwnerLifetime`'s list holds both weakly), and how dead
+/// owners' registrations are swept without any value arriving. The same code on every
+/// platform. Part of the Contracts sections "Owner-bound observation" and "Platforms".
 @Suite("Owner records")
 struct OwnerRecordTests {
   @Test(
@@ -111,77 +112,141 @@ struct OwnerRecordTests {
     withExtendedLifetime(owner) {}
   }
 
-  @Test("Contract: an owner has one record, whatever its number of registrations; ended ones are pruned")
-  func oneRecordPerOwner() {
+  /// What a storage holds: its live registrations and any not yet ended (tombstones
+  /// included), and the links of its owner-bound ones. Read without `observerCount`,
+  /// which would remove the dead owners' registrations first.
+  private static func held<Value, State>(_ storage: ObserverStorage<Value, State>) -> (registrations: Int, links: Int) {
+    storage.withLock { ($0.bag.entries.count, $0.owners?.bag.entries.count ?? 0) }
+  }
+
+  @Test("Contract: no record per owner: a storage holds the links of its live owner-bound registrations, at most about twice as many")
+  func noRecordPerOwner() {
     let owner = LongLivedOwner()
     let property = Property(0)
-    let record = OwnerLifetime.record(for: owner)
     for _ in 0..<1_000 {
       property.observe(with: owner) { _, _ in }.dispose()
     }
-    #expect(OwnerLifetime.record(for: owner) === record, "the same record every time")
-    #expect(record.count <= 8, "ended registrations do not pile up: \(record.count)")
+    #expect(Self.held(property.storage).links <= 16, "ended registrations leave no links behind: \(Self.held(property.storage))")
     let live = (0..<100).map { _ in property.observe(with: owner) { _, _ in } }
-    #expect(record.count >= 100 && record.count <= 200, "at most about twice the live ones: \(record.count)")
+    #expect(Self.held(property.storage).links >= 100 && Self.held(property.storage).links <= 216)
     live.forEach { $0.dispose() }
     #expect(!property.isObserved)
+    #expect(Self.held(property.storage).links <= 216)
   }
 
-  @Test("Contract: one owner's registrations made and ended from 4 threads at once: none is lost, the record stays small")
-  func concurrentRegistrationsOfOneOwner() {
-    let owner = LongLivedOwner()
-    let event = SharedEvent<Int>()
-    let kept = Guarded<[any Disposable]>([])
-    race(threads: 4) { thread in
-      for index in 0..<500 {
-        let token = event.observe(with: owner) { _, _ in }
-        if index % 10 == 0 { kept.withLock { $0.append(token) } } else { token.dispose() }
+  @Test(
+    "Contract: a long-lived source observed by 100,000 short-lived owners that never see a value holds O(live owners) registrations once they are gone",
+    arguments: ["event", "property", "shared event"]
+  )
+  func shortLivedOwnersAreReclaimed(source: String) {
+    let tracker = LifetimeTracker()
+    let event = ObservableEvent<Int>()
+    let property = Property(0)
+    let shared = SharedEvent<Int>()
+    let live = LongLivedOwner()
+    // Live owners beside the short-lived ones: they must stay.
+    let kept = (0..<10).map { _ in event.observe(with: live) { _, _ in } } + (0..<10).map { _ in
+      property.observe(with: live) { _, _ in }
+    }
+    var mostHeld = 0
+    for index in 0..<100_000 {
+      let owner = LongLivedOwner()
+      let captured = index % 1_000 == 0 ? tracker.make() : nil
+      switch source {
+      case "event": event.observe(with: owner) { _, _ in captured?.touch() }
+      case "property": property.observe(with: owner) { _, _ in captured?.touch() }
+      default: shared.observe(with: owner) { _, _ in captured?.touch() }
+      }
+      if index % 997 == 0 {
+        let storages = [Self.held(event.storage).registrations, Self.held(property.storage).registrations]
+        mostHeld = max(mostHeld, storages.max()!, Self.held(shared.event.storage).registrations)
       }
     }
-    #expect(event.observerCount == 200)
-    let record = OwnerLifetime.record(for: owner)
-    // While threads race, a prune's threshold follows the list as it was at that prune, so the
-    // bound is checked once the next prune has run on one thread: the record then holds the
-    // live ones and fewer than as many ended ones again.
-    var previous = record.count
-    for _ in 0..<10_000 {
-      event.observe(with: owner) { _, _ in }.dispose()
-      let count = record.count
-      if count < previous { break }
-      previous = count
+    switch source {
+    case "event", "property":
+      // One owner lives at a time besides the 10 long-lived registrations: a sweep runs
+      // whenever the links have doubled since the last, so the storage holds a few dozen.
+      #expect(mostHeld <= 64, "registrations held at once: \(mostHeld)")
+    default:
+      // The shared family's owner form is listed process-wide (`BoundRegistrations`), which
+      // other tests share: bounded by twice the live registrations of the whole process.
+      #expect(mostHeld <= 4_096, "registrations held at once: \(mostHeld)")
     }
-    #expect(record.count >= 200 && record.count <= 400 + 8, "about twice the live ones at most: \(record.count)")
-    record.endAll()
-    #expect(!event.isObserved, "the record held every live registration")
-    withExtendedLifetime(kept) {}
+    #expect(tracker.liveCount <= 1, "dead owners' handlers are released without any value: \(tracker.liveCount) live")
+    #expect(event.observerCount == 10 && property.observerCount == 10, "the live owner's registrations stay")
+    withExtendedLifetime((kept, live)) {}
   }
 
-  @Test("Contract: when an owner's record goes (its owner's death heard), the registrations still running end")
-  func recordEndsItsRegistrations() {
+  @Test("Contract: one owner's registrations made and ended from 4 threads at once: none is lost; once the owner is gone, a sweep ends them")
+  func concurrentRegistrationsOfOneOwner() {
+    let event = SharedEvent<Int>()
+    let plain = SharedProperty(0)
+    let kept = Guarded<[any Disposable]>([])
+    var gone: WeakReference?
+    do {
+      let owner = LongLivedOwner()
+      // The threads hold the owner only while they register: a thread's closure may be
+      // released after `race` returns.
+      let reference = WeakReference(owner)
+      race(threads: 4) { thread in
+        for index in 0..<500 {
+          let owner = reference.object as! LongLivedOwner
+          let token = thread % 2 == 0 ? event.observe(with: owner) { _, _ in } : plain.observe(with: owner) { _, _ in }
+          if index % 10 == 0 { kept.withLock { $0.append(token) } } else { token.dispose() }
+        }
+      }
+      #expect(event.observerCount == 100 && plain.observerCount == 100)
+      gone = WeakReference(owner)
+    }
+    #expect(gone?.object == nil, "the owner is gone")
+    #expect(plain.observerCount == 0, "the storage knows the owner: its registrations stop counting at once")
+    // The shared form is listed process-wide: registering as many again as the list holds
+    // (and the smallest sweep size) makes it reach its sweep size, which sweeps it.
+    let list = BoundRegistrations.shared
+    let filler = ObservableEvent<Int>()
+    let fillerOwner = LongLivedOwner()
+    for _ in 0..<(list.count + BoundRegistrations.minimumSweepSize) {
+      filler.map { $0 }.observe(with: fillerOwner) { _, _ in }
+    }
+    #expect(event.observerCount == 0, "the sweep ended the dead owner's registrations")
+    withExtendedLifetime((kept, fillerOwner)) {}
+  }
+
+  @Test("Contract: when the list of bound registrations finds an owner gone, its registrations still running end")
+  func sweepEndsTheRegistrationsOfDeadOwners() {
     let tracker = LifetimeTracker()
     let property = Property(0)
     let event = ObservableEvent<Int>()
     let shared = SharedEvent<Int>()
-    let owner = LongLivedOwner()
+    // A list of its own, so that the test decides when it sweeps.
+    let list = BoundRegistrations()
+    let survivor = LongLivedOwner()
     do {
+      let owner = LongLivedOwner()
       let captured = tracker.make()
-      // A record of its own, standing for the owner's: dropping it is what the owner's death does.
-      let record = OwnerRecord()
-      let tokens = [
-        property.observe { _ in captured.touch() },
+      let tokens: [any Disposable] = [
         event.map { $0 }.observe(with: owner) { _, _ in captured.touch() },
         shared.observe(with: owner) { _, _ in captured.touch() },
+        property.map { $0 }.observe(with: owner) { _, _ in captured.touch() },
       ]
-      tokens.forEach { record.add(OwnedRegistration($0)) }
-      #expect(property.isObserved && shared.isObserved)
+      let reference = WeakReference(owner)
+      for token in tokens { list.add(owner: reference, token as AnyObject as! any AnyObject & Disposable) }
+      #expect(property.isObserved && shared.isObserved && event.isObserved)
     }
-    #expect(!property.isObserved)
-    #expect(tracker.liveCount == 0, "every handler was released with the record")
-    withExtendedLifetime(owner) {}
+    let alive = shared.observe(with: survivor) { _, _ in }
+    for _ in 0..<BoundRegistrations.minimumSweepSize {
+      list.add(owner: WeakReference(survivor), alive as AnyObject as! any AnyObject & Disposable)
+    }
+    #expect(!property.isObserved && !event.isObserved)
+    #expect(shared.observerCount == 1, "only the survivor's registration is left")
+    #expect(tracker.liveCount == 0, "every handler of the dead owner was released")
+    // Three entries of the dead owner, then 64 of the survivor's: the sweep at 64 dropped
+    // the three, and three more came after it.
+    #expect(list.count == BoundRegistrations.minimumSweepSize, "the dead owner's entries are gone: \(list.count)")
+    alive.dispose()
   }
 
-  #if !canImport(ObjectiveC)
-  @Test("Contract: elsewhere than Apple platforms, a dead owner's record is found (a sweep of the table, or its address taken by a new owner) and ends its registrations")
+  @Test("Contract: a dead owner's registration is swept by later owner-bound registrations on the same source, on every platform")
   func deadOwnersAreSwept() {
     let tracker = LifetimeTracker()
     let event = ObservableEvent<Int>()
@@ -190,12 +255,11 @@ struct OwnerRecordTests {
       let captured = tracker.make()
       event.observe(with: owner) { _, _ in captured.touch() }
     }
-    // Nothing has noticed yet (unless a test running beside this one swept the table).
-    // Registering for enough new owners doubles the table, which sweeps it.
-    let owners = (0..<(RecordTable.shared.count + 64)).map { _ in LongLivedOwner() }
-    for owner in owners { event.observe(with: owner) { _, _ in }.dispose() }
+    #expect(tracker.liveCount == 1, "nothing has noticed yet")
+    let owners = (0..<8).map { _ in LongLivedOwner() }
+    for owner in owners { event.observe(with: owner) { _, _ in } }
     #expect(tracker.liveCount == 0, "the sweep ended the dead owner's registration")
+    #expect(event.observerCount == 8)
     withExtendedLifetime(owners) {}
   }
-  #endif
 }

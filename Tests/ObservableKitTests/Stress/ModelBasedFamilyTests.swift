@@ -197,9 +197,9 @@ final class FamilyModel {
   }
 
   /// The fewest registrations `observerCount` may report: a dead owner's registration that
-  /// `count` still counts may also have been ended already, on Linux by the sweep of the
-  /// owner records (`OwnerLifetime`), which runs when a new owner is bound; when it does is
-  /// not the model's to know.
+  /// `count` still counts may also have been ended already, by a sweep of dead owners (the
+  /// process-wide list of `OwnerLifetime`, or the storage's), which runs as owner-bound
+  /// registrations are added; when it does is not the model's to know.
   func minimumCount(_ source: FamilySource) -> Int {
     subscriptions.filter { $0.source == source && isLive($0) }.count
   }

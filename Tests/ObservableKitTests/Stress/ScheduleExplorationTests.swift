@@ -39,22 +39,23 @@ struct ScheduleExplorationTests {
   func bagPruneAgainstDispose() {
     struct State {
       let bag = DisposeBag()
-      let entries = (0..<32).map { _ in CountingDisposable() }
+      let entries = (0..<DisposeBag.minimumPruneThreshold).map { _ in CountingDisposable() }
       let initialDisposedAtReturn = Guarded(false)
     }
     let report = ScheduleExplorer.explore(
       setUp: {
         let state = State()
-        // 31 entries, 10 of them disposed elsewhere, so that the prune drops some.
-        for entry in state.entries.prefix(31) { state.bag.addDisposable(entry) }
+        // One entry short of the prune size, 10 of them disposed elsewhere, so that the
+        // prune drops some.
+        for entry in state.entries.dropLast() { state.bag.addDisposable(entry) }
         for entry in state.entries.prefix(10) { entry.markDisposedElsewhere() }
         return state
       },
       operations: [
-        { state in state.bag.addDisposable(state.entries[31]) },  // the 32nd: prunes
+        { state in state.bag.addDisposable(state.entries.last!) },  // the last: prunes
         { state in
           state.bag.dispose()
-          state.initialDisposedAtReturn.value = state.entries.prefix(31).allSatisfy(\.isDisposed)
+          state.initialDisposedAtReturn.value = state.entries.dropLast().allSatisfy(\.isDisposed)
         },
       ],
       check: { state, trace in
@@ -193,35 +194,94 @@ struct ScheduleExplorationTests {
     #expect(report.pointsSeen.contains("frame: draining the notifications queued during the pass"))
   }
 
-  @Test("Owner record: an add that prunes racing another add (2 operations, every interleaving) loses no registration")
-  func ownerRecordPrune() {
+  @Test("Bound registrations: an add that sweeps racing another add (2 operations, every interleaving) loses no registration")
+  func boundRegistrationsSweep() {
+    final class Owner: Sendable {}
     struct State {
       let property = Property(0)
-      let record = OwnerRecord()
+      let list = BoundRegistrations()
+      let owner = Owner()
+      // The registrations the source would keep alive (the list holds them weakly).
+      let kept = Guarded<[DisposableSlot]>([])
+
+      /// A registration object on the property, as `OwnerBinding` makes (without listing it
+      /// in the process-wide list, which would make the schedule depend on other tests).
+      func registration() -> DisposableSlot {
+        let slot = DisposableSlot()
+        slot.fill(property.observe { _ in })
+        return slot
+      }
     }
     let report = ScheduleExplorer.explore(
       setUp: {
         let state = State()
-        // Seven ended registrations: the next add reaches eight and prunes.
-        for _ in 0..<7 {
-          let token = state.property.observe { _ in }
-          token.dispose()
-          state.record.add(OwnedRegistration(token))
+        // Ended registrations, one short of the sweep size: the next add sweeps.
+        for _ in 0..<(BoundRegistrations.minimumSweepSize - 1) {
+          let slot = state.registration()
+          slot.dispose()
+          state.list.add(owner: WeakReference(state.owner), slot)
         }
         return state
       },
       operations: [
-        { state in state.record.add(OwnedRegistration(state.property.observe { _ in })) },
-        { state in state.record.add(OwnedRegistration(state.property.observe { _ in })) },
+        { state in
+          let slot = state.registration()
+          state.kept.withLock { $0.append(slot) }
+          state.list.add(owner: WeakReference(state.owner), slot)
+        },
+        { state in
+          let slot = state.registration()
+          state.kept.withLock { $0.append(slot) }
+          state.list.add(owner: WeakReference(state.owner), slot)
+        },
       ],
       check: { state, trace in
         #expect(state.property.observerCount == 2)
-        state.record.endAll()
-        #expect(!state.property.isObserved, "the record lost a live registration: \(trace)")
+        #expect(state.list.count == 2, "the list lost a live registration or kept an ended one: \(trace)")
+        state.kept.value.forEach { $0.dispose() }
       }
     )
     print("explored \(report.schedules) schedules of up to \(report.longestSchedule) points: \(#function)")
-    #expect(report.pointsSeen.contains("owner record: pruning a copy outside the lock"))
+    #expect(report.pointsSeen.contains("bound registrations: sweeping a copy outside the lock"))
+  }
+
+  @Test("Owners: a storage's sweep of dead owners racing an owner-bound add and a dispose (3 operations, every interleaving)")
+  func storageOwnerSweep() {
+    final class Owner {}
+    struct State {
+      let event = ObservableEvent<Int>()
+      let live = Owner()
+      let tokens = Guarded<[any Disposable]>([])
+    }
+    let report = ScheduleExplorer.explore(
+      setUp: {
+        let state = State()
+        // Six dead owners' registrations and one live one: an owner-bound add reaches eight
+        // links, which sweeps, whichever order the operations run in.
+        for _ in 0..<6 { state.event.observe(with: Owner()) { _, _ in } }
+        state.tokens.value = [state.event.observe(with: state.live) { _, _ in }]
+        return state
+      },
+      operations: [
+        { state in
+          let token = state.event.observe(with: state.live) { _, _ in }
+          state.tokens.withLock { $0.append(token) }
+        },
+        { state in
+          let token = state.event.observe(with: state.live) { _, _ in }
+          state.tokens.withLock { $0.append(token) }
+        },
+        { state in state.tokens.withLock { $0[0] }.dispose() },
+      ],
+      check: { state, trace in
+        #expect(state.event.observerCount == 2, "the live owner's registrations stay: \(trace)")
+        let held = state.event.storage.withLock { $0.owners?.bag.liveCount ?? 0 }
+        #expect(held == 2, "dead owners' links are gone, live ones kept: \(held), \(trace)")
+        state.tokens.value.forEach { $0.dispose() }
+      }
+    )
+    print("explored \(report.schedules) schedules of up to \(report.longestSchedule) points: \(#function)")
+    #expect(report.pointsSeen.contains("owners: sweeping a copy outside the lock"))
   }
 
   @Test("Owners: two counts racing to prune a dead owner (2 operations, every interleaving)")
