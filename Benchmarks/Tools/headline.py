@@ -14,12 +14,13 @@ import sys
 HEADLINE = [
     ("Notify an event, 1 observer", "S1 notify 1 obs"),
     ("Set a property, 1 observer", "S2 property set 1 obs"),
-    ("Notify a SharedEvent observed with `observe`, on the main actor", "S1s SharedEvent notify 1 obs via observe"),
+    ("Notify a `SharedEvent` observed with `observe` on the main actor, there", "S14 shared notify 1 obs via observe on the main actor"),
+    ("100,000 values from a background thread to a main-actor handler (baseline: one `main.async` each)", "S15 hop burst to the main actor"),
     ("Observe and dispose, 10 others observing", "S3b churn observe+dispose with 10 obs"),
-    ("Owner-bound observe and dispose, 10 others observing", "S14 ObservableEvent owner churn observe+dispose with 10 obs"),
-    ("Fill a DisposeBag over 100 sources and dispose it", "S5 DisposeBag fill+dispose"),
+    ("Owner-bound observe and dispose, 10 others observing", "S3o owner churn observe(with:)+dispose with 10 obs"),
+    ("Fill a `DisposeBag` over 100 sources and dispose it", "S5m DisposeBag fill+dispose over 100 sources"),
     ("Memory per live subscription", "S8 memory per live subscription"),
-    ("Post to an EventHub, 1 observer (peer: NotificationCenter)", "S11 hub post 1 obs"),
+    ("Post to an `EventHub`, 1 observer (peer: `NotificationCenter`)", "S11 hub post 1 obs"),
 ]
 
 section_path, commit = sys.argv[1], sys.argv[2]
@@ -35,7 +36,7 @@ def ratio(cell):
 
 print(f"Measured at `{commit}` (time or memory; below 1× is faster or smaller):")
 print()
-print("| What you do | ÷ locked closure array | ÷ OpenCombine (or the peer named) |")
+print("| What you do | ÷ baseline: a locked closure array, or the one named | ÷ OpenCombine, or the peer named |")
 print("|---|---:|---:|")
 for label, name in HEADLINE:
     cells = rows.get(name)
