@@ -66,12 +66,12 @@ struct AsyncSourceTests {
   @Test("start: .onFirstObserver iterates nothing for nobody; values reach every observer in order")
   func lazyStart() async {
     let feed = Feed()
-    let prices = SharedEvent(feed.sequence)
+    let quotes = SharedEvent(feed.sequence)
     await Task.yield()
     #expect(feed.iterations == 0, "nothing starts before the first observer")
     let a = ValueLog<Int>(), b = ValueLog<Int>()
-    let ta = prices.observeNonisolated(a.handler)
-    let tb = prices.observeNonisolated(b.handler)
+    let ta = quotes.observeNonisolated(a.handler)
+    let tb = quotes.observeNonisolated(b.handler)
     #expect(await eventually { feed.isIterating })
     #expect(feed.iterations == 1, "one iteration for both observers")
     for value in 1...5 { feed.send(value) }
