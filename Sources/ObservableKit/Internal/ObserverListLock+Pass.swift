@@ -42,10 +42,9 @@ extension ObserverListLock {
   ///
   /// `throughBuffer` picks how the loop reads the entries, not what it does; pass a
   /// constant. Measured with count-instructions.sh: an event's notification through the
-  /// array's checked subscript costs 3 instructions more per call than through its buffer
-  /// (S1 notify 10 observers: 111 against 107); a weak list's visit through the buffer costs
-  /// 100 more per observer, a retain and a release of the observer that the inliner no longer
-  /// removes (S6 withObservers: 711 against 611).
+  /// array's checked subscript costs a few instructions more per call than through its
+  /// buffer (S1 notify); a weak list's visit through the buffer costs a retain and a release
+  /// of each observer that the inliner no longer removes (S6 withObservers).
   @inlinable @inline(__always)
   func pass<Entry: BagEntry>(
     over snapshot: borrowing PassSnapshot<Entry>,
@@ -68,9 +67,8 @@ extension ObserverListLock {
   /// Out of line, so that the usual pass, which no removal interrupts, inlines one copy of
   /// the loop. Measured: with this loop inlined too, a `withObservers` pass of the
   /// compatibility classes was no longer inlined into its caller, and a call to each
-  /// observer cost a retain and a release more (S6 withObservers: 841 instructions per
-  /// observer against 623 before the bag was shared), and a notification 18 more per
-  /// observer (S1 notify, 10 observers: 125 against 107).
+  /// observer cost a retain and a release more (S6 withObservers in count-instructions.sh),
+  /// and a notification more per observer (S1 notify, 10 observers).
   @inlinable @inline(never)
   func resumePass<Entry: BagEntry>(
     at id: UInt64,

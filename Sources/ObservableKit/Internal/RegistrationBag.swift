@@ -4,9 +4,8 @@
 /// Each engine declares its own entry type (`ObserverEntry`, `WeakRegistration`), so that
 /// its array's elements have a layout the compiler knows. A generic `Registration<Payload>`
 /// holding `Payload?` was measured: releasing or compacting its array went through value
-/// witnesses that ask the payload's metadata for the `nil` case, 39 instructions more per
-/// churn (count-instructions.sh, S3a churn: 2,036 instructions with it, 2,001 with entry
-/// types, 2,012 before the bag was shared).
+/// witnesses that ask the payload's metadata for the `nil` case, on every churn (S3a churn
+/// in count-instructions.sh shows the difference).
 @usableFromInline
 package protocol BagEntry {
   associatedtype Payload

@@ -8,10 +8,10 @@ import Observation
 ///
 /// The registrar is made lazily, by the first read of `value`, under the storage lock: a
 /// property nobody has read cannot be tracked, so until then it costs no memory (a registrar
-/// and its key path take about 290 bytes) and its sets skip Observation's `willSet` and
-/// `didSet`. A set checks for the registrar in the critical section where it would store the
-/// value, so a read that makes the registrar either comes after the set (and reads the new
-/// value) or before it (and the set reports the mutation).
+/// and its key path are several times a property's own size) and its sets skip
+/// Observation's `willSet` and `didSet`. A set checks for the registrar in the critical
+/// section where it would store the value, so a read that makes the registrar either comes
+/// after the set (and reads the new value) or before it (and the set reports the mutation).
 ///
 /// The registrar's type needs macOS 14 / iOS 17, later than the package supports, so it is
 /// kept as an `AnyObject` and used only behind an availability check.

@@ -283,11 +283,10 @@ struct WeakObserverTable<Key: Hashable> {
   /// engine's pass (see `ObserverListLock+Pass.swift`) over the list's bag, which it shares,
   /// not copies. Registrations made during the visit are not reached, nor those removed
   /// before their turn. Always inlined into the visits, as the inliner did with the pass
-  /// this table had of its own. Measured with count-instructions.sh, S6 withObservers: 611
-  /// to 631 instructions per observer from build to build, against 623 before the pass was
-  /// shared. The spread is the runtime's conformance lookup behind the caller's `as?`,
-  /// whose cost follows the binary's layout; of the inlined visit itself, the shared loop
-  /// costs 8 instructions per observer more than this table's own loop did.
+  /// this table had of its own. S6 withObservers in count-instructions.sh moves a little
+  /// from build to build: the runtime's conformance lookup behind the caller's `as?` costs
+  /// what the binary's layout makes it; the shared loop itself costs a few instructions per
+  /// observer more than this table's own loop did.
   @inlinable @inline(__always)
   func forEach(in list: WeakObserverListSelection<Key>, _ body: (consuming AnyObject) throws -> Void) rethrows {
     var dead: [WeakReference] = []

@@ -7,18 +7,18 @@
 /// and end on the final value. A set from inside a pass on the holding thread is queued
 /// behind that pass instead (the thread already holds the turn).
 ///
-/// What a set costs, and why it stays above the locked closure array. On the benchmark
-/// machine an uncontended atomic operation takes about 10 ns and a set is bound by them
-/// more than by its instructions. The closure array makes six: its lock and unlock, and a
+/// What a set costs, and why it stays above the locked closure array. An uncontended atomic
+/// operation costs more than many instructions, and a set is bound by them more than by its
+/// instructions. The closure array makes six: its lock and unlock, and a
 /// retain and a release each of its snapshot and of the handler it calls. A set here makes
 /// seven: the same four reference counts (the set retains its snapshot, and the compiler
 /// retains each handler it loads from the snapshot to call it), the lock, the unlock that
 /// also takes the turn (one operation on Linux: `withLockTryingTurn`), and the turn's
 /// release, which must stay a read-modify-write: a request left by another thread between
-/// a load and a plain store would be lost, and with it a value. Measured with
-/// count-instructions.sh and run.sh (S2, 1 observer): 304 instructions against the array's
-/// 212, 1.22x its time (1.06x with 10 observers). Six would take a pass that calls each
-/// handler without retaining it, which closures stored in the bag's array do not allow.
+/// a load and a plain store would be lost, and with it a value. S2 in count-instructions.sh
+/// and run.sh measures the difference (Benchmarks/README.md has the current figures). Six
+/// would take a pass that calls each handler without retaining it, which closures stored in
+/// the bag's array do not allow.
 extension Property {
   @usableFromInline typealias Storage = ObserverStorage<PropertyUpdate<T>, PropertyState<T>>
 

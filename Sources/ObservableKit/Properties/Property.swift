@@ -376,7 +376,7 @@ public final class Property<T>: PropertySource {
   func commit(_ change: (inout PropertyState<T>) -> PropertyUpdate<T>?) -> Committed? {
     // Only a flag leaves the lock when a registrar exists, so the usual set, with none, takes
     // the same path as an untracked property's (an optional registrar beside the result cost
-    // a retain and a release of nil per set, and an enum carrying it about 25 instructions).
+    // a retain and a release of nil per set, and an enum carrying it more instructions).
     var observed = false
     let (made, turnTaken) = storage.withLockTryingTurn { header -> ((PropertyUpdate<T>, Storage.Snapshot)?, tryTurn: Bool) in
       if tracksObservation, header.state.registrar != nil {

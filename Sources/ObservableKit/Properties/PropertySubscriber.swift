@@ -13,8 +13,8 @@
 ///
 /// The handler sits in a struct (`Property.ValueCall`, `Property.OwnerBoundCall`), not in a
 /// field of type `Call` itself: a closure stored as a generic type is stored at its most
-/// general abstraction, which wraps it in one more allocated thunk (measured: 32 bytes per
-/// subscription). A struct's `(T) -> Void` field takes the handler as `observe` received it.
+/// general abstraction, which wraps it in one more allocated thunk per subscription (S8p's
+/// bytes per live subscription show it). A struct's `(T) -> Void` field takes the handler as `observe` received it.
 @usableFromInline
 final class PropertySubscriber<Call> {
   // Not Sendable: a property's handlers are plain closures. `lastVersion` is guarded by the

@@ -86,7 +86,7 @@ static inline void okit_lock_unlock(okit_lock_t *lock) {
 /// On Linux the turn's two bits live in the futex word, above the mutex's two (0 unlocked,
 /// 1 locked, 2 locked with possible waiters), so that a set can let go of the lock and take
 /// the turn in one atomic operation (`okit_sync_unlock_and_try_take_turn`): the atomics are
-/// what a set costs (about 10 ns each on the benchmark machine), and this saves one of four.
+/// what an uncontended set costs most, and this saves one of four.
 /// Elsewhere the turn is a word of its own and that call makes two operations.
 enum { OKIT_TURN_HELD = 4, OKIT_TURN_REQUESTED = 8 };
 
