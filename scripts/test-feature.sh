@@ -7,18 +7,16 @@
 #   bash scripts/test-feature.sh --list          the features it knows
 #
 # A feature is a folder of Sources/ObservableKit. Its tests are the suites declared in the
-# test folders of the same name (Tests/*/FEATURE/) plus the files named in `extra` below,
-# for the features whose tests live elsewhere (a target picked for its language mode or its
-# dependencies: see CONTRIBUTING.md, "Where the tests are").
+# test folders of the same name in every test target (Tests/*/FEATURE/); `Testing` is the
+# ObservableKitTesting module, whose tests are the top of Tests/ObservableKitTestingTests.
+# The cross-feature stress, schedule-exploration and model-based suites (Tests/*/Stress/)
+# run in the full suite: see CONTRIBUTING.md, "Where the tests are".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 extra() {
   case "$1" in
-    Time) echo Tests/ObservableKitTestingTests/{DebounceTests,SharedPropertyTimeTests,TimeIsolationTests,TimeLifetimeTests}*.swift ;;
-    Internal) echo Tests/ObservableKitTests/Engine/*.swift ;;
     Testing) echo Tests/ObservableKitTestingTests/*.swift ;;
-    Shared) echo Tests/IsolationTests/Shared/*.swift ;;
   esac
 }
 
