@@ -27,10 +27,10 @@
 ///
 /// ## Contract of the classes of this module
 /// - Observers are held weakly and identified by object identity: adding one twice is one
-///   registration; removing one that was never added does nothing; a deallocated observer
-///   is never called and its registration is pruned by the next pass that reaches it.
+///   subscription; removing one that was never added does nothing; a deallocated observer
+///   is never called and its subscription is pruned by the next pass that reaches it.
 /// - `withObservers(_:)` calls the observers synchronously, on the calling thread, in
-///   registration order, and returns when all were called. No lock is held while they run.
+///   subscription order, and returns when all were called. No lock is held while they run.
 /// - Re-entrancy: a callback may add, remove or start another pass, on this object or any
 ///   other. A nested pass runs to completion before the outer callback continues. An observer
 ///   added during a pass is first called by the next pass; one removed during a pass is not
@@ -51,7 +51,7 @@ public protocol Observable: AnyObject {
   /// The array may mix classes (`[playerView, miniPlayer]`) or hold protocol existentials.
   func addObserver(_ observers: [AnyObject])
 
-  /// Ends every registration of `observer`, plain and keyed; does nothing if it has none.
+  /// Ends every subscription of `observer`, plain and keyed; does nothing if it has none.
   ///
   /// Once this returns, no pass starts a call to `observer`, including a pass already in
   /// progress on this or another thread (a call another thread has already begun may still
@@ -69,7 +69,7 @@ public protocol Observable: AnyObject {
   /// type, so one observable serves any number of observer protocols. A class type works too,
   /// and `(observer: AnyObject)` visits every observer.
   ///
-  /// - Runs synchronously on the calling thread, in registration order, and returns after the
+  /// - Runs synchronously on the calling thread, in subscription order, and returns after the
   ///   last call. `code` is non-escaping, so it may read `self` without `self.` and the
   ///   observers see the state as it is at the time of the call ("old value" patterns work).
   /// - Re-entrant: `code` may add or remove observers and start nested passes, which run to

@@ -30,7 +30,7 @@ import Combine
 ///
 /// ## Threads and order
 /// - `withObservers(_:)` calls the observers synchronously on the calling thread, in
-///   registration order, with no lock held. Passes on different threads run concurrently.
+///   subscription order, with no lock held. Passes on different threads run concurrently.
 /// - Adding, removing and passing are safe from any thread. This class has the same engine
 ///   and the same guarantees as ``ObservableThreadSafeClass``, whose name states the intent.
 ///
@@ -52,7 +52,7 @@ import Combine
 /// platforms `objectWillChange` is an `ObservableObjectPublisher` stand-in with the same
 /// `send()`.
 open class ObservableClass: Observable {
-  /// Every registration, plain and keyed (see ObserverLists.swift): a
+  /// Every subscription, plain and keyed (see ObserverLists.swift): a
   /// `KeyedWeakObserverList<AnyObject, TKey>` for a keyed class, a
   /// `WeakObserverList<AnyObject>` else.
   @usableFromInline let observers: any ObserverMembers
@@ -91,7 +91,7 @@ open class ObservableClass: Observable {
     observers.add(observer)
   }
 
-  /// Ends every registration of `observer`, plain and keyed; does nothing if it has none.
+  /// Ends every subscription of `observer`, plain and keyed; does nothing if it has none.
   ///
   /// Once this returns, no pass starts a call to `observer`, including a pass in progress on
   /// this or another thread (a call another thread has already begun may still be running).
@@ -105,7 +105,7 @@ open class ObservableClass: Observable {
   /// Name the observer protocol in the closure: `{ (observer: DummyObservable) in … }`.
   /// Keyed observers of a ``KeyedObservableClass`` are visited too.
   ///
-  /// - Runs synchronously on the calling thread, in registration order, and returns after the
+  /// - Runs synchronously on the calling thread, in subscription order, and returns after the
   ///   last call; no lock is held while `code` runs.
   /// - Re-entrant: `code` may add or remove observers and start nested passes, which run to
   ///   completion at once. Observers added during the pass are not called by it; observers

@@ -15,7 +15,7 @@ import ObservableKit
 /// ```
 ///
 /// Threads, order and re-entrancy are those of a nonisolated `SharedEvent` handler: handlers
-/// run synchronously on the thread that calls ``send()``, in registration order, with no lock
+/// run synchronously on the thread that calls ``send()``, in subscription order, with no lock
 /// held; a `send()` from inside a handler is delivered after the current pass.
 public final class ObservableObjectPublisher: Sendable {
   private let event = SharedEvent<Void>()
@@ -23,7 +23,7 @@ public final class ObservableObjectPublisher: Sendable {
   /// Creates a publisher with no handlers.
   public init() {}
 
-  /// Calls every handler, in registration order, on this thread.
+  /// Calls every handler, in subscription order, on this thread.
   public func send() {
     event.notifyObservers()
   }
@@ -33,8 +33,8 @@ public final class ObservableObjectPublisher: Sendable {
   /// In a debug build inside ObservableKitTesting's `withLeakCheck`, the subscription is
   /// named by `fileID:line`, the caller's line (never a line of this module).
   ///
-  /// - Returns: A disposable that ends the registration. Dropping it does not end it; the
-  ///   registration lives as long as the publisher.
+  /// - Returns: A disposable that ends the subscription. Dropping it does not end it; the
+  ///   subscription lives as long as the publisher.
   public func observe(
     _ handler: @escaping @Sendable () -> Void, fileID: StaticString = #fileID, line: UInt = #line
   ) -> any Disposable {

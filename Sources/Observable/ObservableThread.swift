@@ -32,7 +32,7 @@ import Foundation
 ///
 /// ## Threads and order
 /// - Observers are called synchronously by `withObservers`, so the passes that ``main()``
-///   makes call them **on this thread**, in registration order. Observers may be added and
+///   makes call them **on this thread**, in subscription order. Observers may be added and
 ///   removed from any thread meanwhile, with the guarantees of ``ObservableThreadSafeClass``.
 /// - State that your subclass shares between ``main()`` and other threads is yours to
 ///   protect.

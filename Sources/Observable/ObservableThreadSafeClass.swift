@@ -14,7 +14,7 @@
 ///   `withObservers` began is called by it; one whose `removeObserver` returned before, or
 ///   during the pass but before its turn, is not.
 /// - `withObservers` calls the observers **synchronously on the calling thread**, in
-///   registration order, and returns after the last call. (Flowduino dispatched them
+///   subscription order, and returns after the last call. (Flowduino dispatched them
 ///   asynchronously to the queue that registered them, or to the main queue.) Passes on
 ///   different threads run concurrently, so observers must be ready to be called on several
 ///   threads.

@@ -173,7 +173,7 @@ public final class EventRecorder<Value> {
     }
     // The watchdog starts only once the waiter is registered (or the wait is already
     // satisfied), so that it always finds the waiter it is to time out: a watchdog started
-    // before the registration could finish first, find nothing, and leave the wait to hang
+    // before the subscription could finish first, find nothing, and leave the wait to hang
     // until a value came. After its sleep it checks again, under the lock, whether the
     // waiter is still there: a value that satisfied it in between resumed it already.
     let watchdog = Locked<Task<Void, Never>?>(nil)

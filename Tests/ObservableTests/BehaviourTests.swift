@@ -6,8 +6,8 @@ import TestSupport
 /// their keyed variants).
 @Suite("Observer behaviour")
 struct BehaviourTests {
-  @Test("Observers are called in registration order", arguments: Family.allCases)
-  func registrationOrder(family: Family) {
+  @Test("Observers are called in subscription order", arguments: Family.allCases)
+  func subscriptionOrder(family: Family) {
     let observable = family.make()
     let log = Guarded<[String]>([])
     let (a, b, c) = (Recorder("a", log: log), Recorder("b", log: log), Recorder("c", log: log))
@@ -25,7 +25,7 @@ struct BehaviourTests {
     #expect(names(of: log) == ["a", "c", "b"])
   }
 
-  @Test("Adding an observer twice is one registration", arguments: Family.allCases)
+  @Test("Adding an observer twice is one subscription", arguments: Family.allCases)
   func idempotentAdd(family: Family) {
     let observable = family.make()
     let counter = Counter()
@@ -35,12 +35,12 @@ struct BehaviourTests {
 
     observable.withObservers { (observer: Ping) in observer.ping("") }
     #expect(counter.count == 1)
-    #expect(census(observable) == .init(observers: 1, keys: 0, registrations: 1))
+    #expect(census(observable) == .init(observers: 1, keys: 0, subscriptions: 1))
 
     observable.removeObserver(counter)
     observable.withObservers { (observer: Ping) in observer.ping("") }
     #expect(counter.count == 1)
-    #expect(census(observable) == .init(observers: 0, keys: 0, registrations: 0))
+    #expect(census(observable) == .init(observers: 0, keys: 0, subscriptions: 0))
   }
 
   @Test("Removing an observer that was never added does nothing", arguments: Family.allCases)
@@ -81,7 +81,7 @@ struct BehaviourTests {
     }
     #expect(reached == 1)
     #expect(survivor.count == 1)
-    #expect(census(observable) == .init(observers: 1, keys: 0, registrations: 1))
+    #expect(census(observable) == .init(observers: 1, keys: 0, subscriptions: 1))
   }
 
   @Test("A pass filters observers by the protocol its closure names", arguments: Family.allCases)

@@ -45,7 +45,7 @@ final class CompileCheckKeyed: KeyedObservableClass<String> {
     // do better: `T: AnyObject` would also reject `any CompileCheckObserver`.
   }
 
-  func registrations(_ observer: CompileCheckObserver, _ observers: [any CompileCheckObserver]) {
+  func subscriptions(_ observer: CompileCheckObserver, _ observers: [any CompileCheckObserver]) {
     // An existential observer opens into the generic single-observer overloads.
     addObserver(observer)
     removeObserver(observer)

@@ -35,10 +35,10 @@ struct KeyedBehaviourTests {
 
     observable.withObservers { (observer: Ping) in observer.ping("") }
     #expect(names(of: log) == ["plain", "keyed"])
-    #expect(census(observable) == .init(observers: 2, keys: 3, registrations: 5))
+    #expect(census(observable) == .init(observers: 2, keys: 3, subscriptions: 5))
   }
 
-  @Test("Adding a keyed observer twice is one registration", arguments: KeyedFamily.allCases)
+  @Test("Adding a keyed observer twice is one subscription", arguments: KeyedFamily.allCases)
   func idempotentKeyedAdd(family: KeyedFamily) {
     let observable = family.make()
     let counter = Counter()
@@ -49,7 +49,7 @@ struct KeyedBehaviourTests {
 
     observable.withKeyedObservers(key: "A") { (_, observer: Ping) in observer.ping("") }
     #expect(counter.count == 1)
-    #expect(census(observable) == .init(observers: 1, keys: 1, registrations: 2))
+    #expect(census(observable) == .init(observers: 1, keys: 1, subscriptions: 2))
   }
 
   @Test("removeKeyedObserver ends one key; the observer stays if it has other reasons", arguments: KeyedFamily.allCases)
@@ -63,21 +63,21 @@ struct KeyedBehaviourTests {
     observable.removeKeyedObserver(key: "A", [both, keyedOnly])
     observable.withKeyedObservers(key: "A") { (_, observer: Ping) in observer.ping("") }
     #expect([both.count, keyedOnly.count] == [0, 0])
-    #expect(census(observable) == .init(observers: 2, keys: 1, registrations: 4))
+    #expect(census(observable) == .init(observers: 2, keys: 1, subscriptions: 4))
 
     // keyedOnly loses its last key, and with it its place among the plain observers.
     observable.removeKeyedObserver("B", keyedOnly)
     observable.withObservers { (observer: Ping) in observer.ping("") }
     #expect([both.count, keyedOnly.count] == [1, 0])
-    #expect(census(observable) == .init(observers: 1, keys: 1, registrations: 2))
+    #expect(census(observable) == .init(observers: 1, keys: 1, subscriptions: 2))
 
     // Removing a stranger, or a key it does not have, does nothing.
     observable.removeKeyedObserver(key: "A", Counter())
     observable.removeKeyedObserver(keys: ["A", "Z"], both)
-    #expect(census(observable) == .init(observers: 1, keys: 1, registrations: 2))
+    #expect(census(observable) == .init(observers: 1, keys: 1, subscriptions: 2))
   }
 
-  @Test("removeObserver ends the plain and every keyed registration", arguments: KeyedFamily.allCases)
+  @Test("removeObserver ends the plain and every keyed subscription", arguments: KeyedFamily.allCases)
   func removeObserverEndsKeys(family: KeyedFamily) {
     let observable = family.make()
     let counter = Counter()
@@ -87,7 +87,7 @@ struct KeyedBehaviourTests {
     observable.withKeyedObservers(keys: ["A", "B"]) { (_, observer: Ping) in observer.ping("") }
     observable.withObservers { (observer: Ping) in observer.ping("") }
     #expect(counter.count == 0)
-    #expect(census(observable) == .init(observers: 0, keys: 0, registrations: 0))
+    #expect(census(observable) == .init(observers: 0, keys: 0, subscriptions: 0))
   }
 
   @Test("Deallocated observers are pruned from every key, and empty keys dropped", arguments: KeyedFamily.allCases)
@@ -99,13 +99,13 @@ struct KeyedBehaviourTests {
       let transient = Counter()
       observable.addKeyedObserver(keys: ["A", "B", "C"], transient)
     }
-    #expect(census(observable) == .init(observers: 2, keys: 3, registrations: 6))
+    #expect(census(observable) == .init(observers: 2, keys: 3, subscriptions: 6))
 
     // One keyed pass that meets the dead observer prunes it everywhere.
     var reached = 0
     observable.withKeyedObservers(key: "A") { (_, _: Ping) in reached += 1 }
     #expect(reached == 1)
-    #expect(census(observable) == .init(observers: 1, keys: 1, registrations: 2))
+    #expect(census(observable) == .init(observers: 1, keys: 1, subscriptions: 2))
 
     // A plain pass prunes keyed-only observers too.
     do {
@@ -113,10 +113,10 @@ struct KeyedBehaviourTests {
       observable.addKeyedObserver(key: "D", transient)
     }
     observable.withObservers { (_: Ping) in }
-    #expect(census(observable) == .init(observers: 1, keys: 1, registrations: 2))
+    #expect(census(observable) == .init(observers: 1, keys: 1, subscriptions: 2))
   }
 
-  @Test("Keyed registrations made or ended during a keyed pass", arguments: KeyedFamily.allCases)
+  @Test("Keyed subscriptions made or ended during a keyed pass", arguments: KeyedFamily.allCases)
   func changesDuringKeyedPass(family: KeyedFamily) {
     let observable = family.make()
     let log = Guarded<[String]>([])
@@ -194,7 +194,7 @@ struct KeyTests {
     observable.addKeyedObserver(keys: [2, "two"], number)
     #expect(census(observable).keys == 4)
 
-    // Removal compares keys the same way: 1.0 ends the registration made for 1.
+    // Removal compares keys the same way: 1.0 ends the subscription made for 1.
     observable.removeKeyedObserver(key: 1.0, number)
     #expect(census(observable).keys == 3)
     observable.withKeyedObservers(key: 1) { (_, _: Counter) in reached.append("removed") }

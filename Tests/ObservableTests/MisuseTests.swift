@@ -26,6 +26,6 @@ struct CompatMisuseTests {
     observable.removeKeyedObserver(key: "a", Counter())
     observable.withKeyedObservers(key: "a") { (_, observer: Ping) in observer.ping("") }
     #expect(observer.count == 1)
-    #expect(census(observable) == .init(observers: 1, keys: 1, registrations: 2))
+    #expect(census(observable) == .init(observers: 1, keys: 1, subscriptions: 2))
   }
 }

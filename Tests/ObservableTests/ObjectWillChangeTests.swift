@@ -44,7 +44,7 @@ struct ObjectWillChangeTests {
     let sends = Guarded(0)
     let returnedFirst = Guarded(false)
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      // The publisher lives as long as the observable; the registration with it.
+      // The publisher lives as long as the observable; the subscription with it.
       _ = observable.objectWillChange.observe {
         MainActor.assertIsolated("objectWillChange was sent off the main actor")
         sends.withLock { $0 += 1 }

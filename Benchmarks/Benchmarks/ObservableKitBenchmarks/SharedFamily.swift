@@ -1,4 +1,4 @@
-// The Sendable family beside the confined one: SharedEvent with a nonisolated `observe`
+// The shared family beside the confined one: SharedEvent with a nonisolated `observe`
 // handler (which keeps the caller's isolation, so each call starts an immediate task) and
 // with `observeNonisolated` (the plain fast path), plus churn and memory. The anchors are
 // the same baseline and OpenCombine work as scenarios 1, 3a and 8.

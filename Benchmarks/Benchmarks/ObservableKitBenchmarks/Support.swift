@@ -1,4 +1,4 @@
-// Shared pieces of the suite: naming, registration and the check of the handlers' total.
+// Shared pieces of the suite: naming, subscription and the check of the handlers' total.
 // The handler, the baselines, the compat subjects and the seeded shuffle are in
 // BenchmarkSupport (Support/), shared with the instruction-count tool.
 

@@ -55,7 +55,7 @@ func libraryOnSharedHub() async {
   print("shared hub after main-actor post: \(viewModel.title) \(viewModel.ownerTitles)")
 
   // Posted elsewhere, they are enqueued to the main actor: each subscription in the order of
-  // the posts, each post's subscriptions in registration order. This one, registered after
+  // the posts, each post's subscriptions in subscription order. This one, registered after
   // the view model's, hears the last post after them.
   await withCheckedContinuation { (heardLast: CheckedContinuation<Void, Never>) in
     let bag = DisposeBag()

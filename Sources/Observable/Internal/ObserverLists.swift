@@ -3,8 +3,8 @@ import ObservableKit
 // How the classes of this module hold their observers: one public list of ObservableKit
 // per object. A keyed class holds a `KeyedWeakObserverList<AnyObject, Key>`, with `Key` its
 // `TKey`; a class that is not keyed holds a plain `WeakObserverList<AnyObject>`, so that each
-// `addObserver` writes one registration (a keyed list writes two: the member and the keyless
-// registration).
+// `addObserver` writes one subscription (a keyed list writes two: the member and the keyless
+// subscription).
 //
 // - `addObserver` is the list's keyless `add`; a keyed add is `add(_:for:)`. The list keeps
 //   each observer's first place among its members, so adding again, plainly or for a key,
@@ -13,7 +13,7 @@ import ObservableKit
 //   observer added plainly or for any key, once, in the order it first joined.
 //   `withKeyedObservers` visits one key.
 // - `removeObserver` is `removeFromAllLists` (a plain list's `remove`); `removeKeyedObserver` ends one key's
-//   registration, and the list drops the member with its last registration, so an observer
+//   subscription, and the list drops the member with its last subscription, so an observer
 //   never added plainly leaves the plain visits with its last key.
 // - Every change is one critical section of the list, so changes are linearizable and no
 //   compound update can be seen half done. The list holds no lock while observers run,

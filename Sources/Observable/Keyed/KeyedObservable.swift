@@ -35,13 +35,13 @@
 /// ## Keyed observers are observers
 /// An observer registered for a key is also an observer of the object: `withObservers`
 /// reaches it (once, however many keys it has). `removeObserver` ends all of its
-/// registrations; `removeKeyedObserver` ends one key's, and the observer's own once its last
+/// subscriptions; `removeKeyedObserver` ends one key's, and the observer's own once its last
 /// key goes, unless it was also added with `addObserver`.
 ///
 /// ## Threads, order and re-entrancy
 /// As for `withObservers` (see ``Observable``): keyed passes are synchronous on the calling
 /// thread, call a key's observers in the order they registered for that key, and may be
-/// nested or change registrations from inside a callback. Deallocated observers are pruned
+/// nested or change subscriptions from inside a callback. Deallocated observers are pruned
 /// from every key, and keys left without observers are dropped.
 public protocol KeyedObservable<TKey>: Observable {
   /// The type of the keys observers register for.
@@ -64,7 +64,7 @@ public protocol KeyedObservable<TKey>: Observable {
   /// Registers each of `observers` for each of `keys`.
   func addKeyedObserver(keys: [TKey], _ observers: [AnyObject])
 
-  /// Ends `observer`'s registration for `key`; does nothing if it has none.
+  /// Ends `observer`'s subscription for `key`; does nothing if it has none.
   ///
   /// Once this returns, no keyed pass for `key` starts a call to `observer`, including one in
   /// progress (a call another thread has already begun may still be running).
@@ -72,13 +72,13 @@ public protocol KeyedObservable<TKey>: Observable {
   /// removed from the object altogether.
   func removeKeyedObserver<TObservationProtocol: AnyObject>(key: TKey, _ observer: TObservationProtocol)
 
-  /// Ends the registration for `key` of each of `observers`.
+  /// Ends the subscription for `key` of each of `observers`.
   func removeKeyedObserver(key: TKey, _ observers: [AnyObject])
 
-  /// Ends `observer`'s registration for each of `keys`.
+  /// Ends `observer`'s subscription for each of `keys`.
   func removeKeyedObserver<TObservationProtocol: AnyObject>(keys: [TKey], _ observer: TObservationProtocol)
 
-  /// Ends the registration for each of `keys` of each of `observers`.
+  /// Ends the subscription for each of `keys` of each of `observers`.
   func removeKeyedObserver(keys: [TKey], _ observers: [AnyObject])
 
   /// Calls `code` with `key` and each live observer registered for `key` that conforms to
@@ -118,17 +118,17 @@ extension KeyedObservable {
     for key in keys { addKeyedObserver(key: key, observers) }
   }
 
-  /// Ends the registration for `key` of each of `observers`.
+  /// Ends the subscription for `key` of each of `observers`.
   public func removeKeyedObserver(key: TKey, _ observers: [AnyObject]) {
     for observer in observers { removeKeyedObserver(key: key, observer) }
   }
 
-  /// Ends `observer`'s registration for each of `keys`.
+  /// Ends `observer`'s subscription for each of `keys`.
   public func removeKeyedObserver<TObservationProtocol: AnyObject>(keys: [TKey], _ observer: TObservationProtocol) {
     for key in keys { removeKeyedObserver(key: key, observer) }
   }
 
-  /// Ends the registration for each of `keys` of each of `observers`.
+  /// Ends the subscription for each of `keys` of each of `observers`.
   public func removeKeyedObserver(keys: [TKey], _ observers: [AnyObject]) {
     for key in keys { removeKeyedObserver(key: key, observers) }
   }
@@ -167,24 +167,24 @@ extension KeyedObservable {
     addKeyedObserver(keys: keys, observers)
   }
 
-  /// Ends `observer`'s registration for `key`: the same as `removeKeyedObserver(key:_:)`.
+  /// Ends `observer`'s subscription for `key`: the same as `removeKeyedObserver(key:_:)`.
   public func removeKeyedObserver<TObservationProtocol: AnyObject>(_ key: TKey, _ observer: TObservationProtocol) {
     removeKeyedObserver(key: key, observer)
   }
 
-  /// Ends the registration for `key` of each of `observers`: the same as
+  /// Ends the subscription for `key` of each of `observers`: the same as
   /// `removeKeyedObserver(key:_:)`.
   public func removeKeyedObserver(_ key: TKey, _ observers: [AnyObject]) {
     removeKeyedObserver(key: key, observers)
   }
 
-  /// Ends `observer`'s registration for each of `keys`: the same as
+  /// Ends `observer`'s subscription for each of `keys`: the same as
   /// `removeKeyedObserver(keys:_:)`.
   public func removeKeyedObserver<TObservationProtocol: AnyObject>(_ keys: [TKey], _ observer: TObservationProtocol) {
     removeKeyedObserver(keys: keys, observer)
   }
 
-  /// Ends the registration for each of `keys` of each of `observers`: the same as
+  /// Ends the subscription for each of `keys` of each of `observers`: the same as
   /// `removeKeyedObserver(keys:_:)`.
   public func removeKeyedObserver(_ keys: [TKey], _ observers: [AnyObject]) {
     removeKeyedObserver(keys: keys, observers)
@@ -233,7 +233,7 @@ extension KeyedObservable where Self: ObservableClass {
     keyedObservers.add(observer, for: key)
   }
 
-  /// Ends `observer`'s registration for `key`; does nothing if it has none.
+  /// Ends `observer`'s subscription for `key`; does nothing if it has none.
   ///
   /// Once this returns, no keyed pass for `key` starts a call to `observer`, including one in
   /// progress (a call another thread has already begun may still be running).
@@ -248,7 +248,7 @@ extension KeyedObservable where Self: ObservableClass {
   ///
   /// - Runs synchronously on the calling thread, in the order the observers registered for
   ///   `key`, and returns after the last call; no lock is held while `code` runs.
-  /// - Re-entrant like `withObservers(_:)`: `code` may change registrations
+  /// - Re-entrant like `withObservers(_:)`: `code` may change subscriptions
   ///   and start nested passes, which run to completion at once; observers registered during
   ///   the pass are not called by it, observers removed before their turn are not called.
   @inlinable

@@ -13,7 +13,7 @@
 /// }
 /// ```
 ///
-/// Registration, passes, threads, order and re-entrancy are described by
+/// Subscription, passes, threads, order and re-entrancy are described by
 /// ``KeyedObservable`` and ``ObservableClass``: keyed passes are synchronous on the calling
 /// thread, in the order observers registered for the key; keyed observers are also reached by
 /// `withObservers`. For keys of mixed types use `KeyedObservableClass<AnyHashable>`.

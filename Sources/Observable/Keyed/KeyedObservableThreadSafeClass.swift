@@ -1,7 +1,7 @@
 /// An ``ObservableThreadSafeClass`` whose observers can also register for keys of type
 /// `TKey`.
 ///
-/// Use it like ``KeyedObservableClass``. Registrations and passes, keyed or not, work from
+/// Use it like ``KeyedObservableClass``. Subscriptions and passes, keyed or not, work from
 /// any thread, with the linearizable guarantees of ``ObservableThreadSafeClass``; keyed
 /// passes call the observers synchronously on the calling thread, in the order they
 /// registered for the key, with no lock held. Keys are hashed and compared on the calling

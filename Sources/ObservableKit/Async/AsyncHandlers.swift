@@ -31,10 +31,10 @@ extension SharedEventSource {
   /// ```
   ///
   /// - `owner` is held weakly between values and strongly by the call that runs, which
-  ///   receives it. Once it has gone, the next value ends the registration.
+  ///   receives it. Once it has gone, the next value ends the subscription.
   /// - Disposing the returned disposable (or the bag that holds it) cancels the call in
   ///   flight (cooperatively: `Task.isCancelled`, a throwing `await`), drops the values that
-  ///   wait, and starts nothing more. The owner's deinit ends the registration the same way
+  ///   wait, and starts nothing more. The owner's deinit ends the subscription the same way
   ///   where it ends owner-bound subscriptions (see the owner-bound `observe(with:_:)`), and
   ///   through a ``DisposeBag`` it owns on every platform.
   /// - Calls never overlap: the next starts only after the previous one has returned, even

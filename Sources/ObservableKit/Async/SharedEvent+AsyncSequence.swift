@@ -56,7 +56,7 @@ extension SharedEvent {
   ///     return, so two iterations never deliver at once.
   ///
   /// When the sequence ends, or throws, the event ends: ``isFinished`` becomes true, every
-  /// registration ends (releasing its handler and operator chain), the ``onFinish(_:)``
+  /// subscription ends (releasing its handler and operator chain), the ``onFinish(_:)``
   /// handlers hear how it ended, and nothing is delivered any more, not even to an observer
   /// that registers later (its `observe` returns a disposed subscription). A thrown error is
   /// reported as ``SharedEventEnd/failed(_:)``; use ``init(_:replay:start:stop:onError:)``
@@ -121,8 +121,8 @@ extension SharedEvent {
 /// - The sequence's end counts only if its iteration is still the current one when it takes
 ///   the lock: a stop that took the lock first wins, and the next first observer starts
 ///   again. Once the end is recorded, nothing starts again.
-/// - A registration is made before it is counted, and, if the count finds the event ended,
-///   it is ended again: the end removes every registration after recording itself, so none
+/// - A subscription is made before it is counted, and, if the count finds the event ended,
+///   it is ended again: the end removes every subscription after recording itself, so none
 ///   made around the end survives it.
 @usableFromInline
 final class AsyncEventSource<T: Sendable>: Sendable {
@@ -195,7 +195,7 @@ final class AsyncEventSource<T: Sendable>: Sendable {
   /// one if it must; the returned disposable uncounts it.
   @usableFromInline
   func observe(_ register: () -> any Disposable) -> any Disposable {
-    if end != nil { return Self.endedRegistration() }
+    if end != nil { return Self.endedSubscription() }
     let token = register()
     schedulePoint("source: registered; counting the observer")
     let isEnded = state.withLock { state -> Bool in
@@ -208,10 +208,10 @@ final class AsyncEventSource<T: Sendable>: Sendable {
       token.dispose()
       return token
     }
-    return SourceRegistration(token, source: self)
+    return SourceSubscription(token, source: self)
   }
 
-  private static func endedRegistration() -> any Disposable {
+  private static func endedSubscription() -> any Disposable {
     let slot = DisposableSlot()
     slot.dispose()
     return slot
@@ -259,7 +259,7 @@ final class AsyncEventSource<T: Sendable>: Sendable {
       return state.event
     }
     guard let event else { return }
-    schedulePoint("source: the end recorded; ending the registrations outside the lock")
+    schedulePoint("source: the end recorded; ending the subscriptions outside the lock")
     if let failure { onError?(failure) }
     event.event.endAll()
     ended.notifyObservers(failure.map(SharedEventEnd.failed) ?? .finished)
@@ -267,7 +267,7 @@ final class AsyncEventSource<T: Sendable>: Sendable {
 }
 
 extension ObservableEvent {
-  /// Ends every registration and empties the replay: the end of an event's source.
+  /// Ends every subscription and empties the replay: the end of an event's source.
   func endAll() {
     if let replay {
       let dropped = storage.withLock { _ in replay.removeAll() }
@@ -277,9 +277,9 @@ extension ObservableEvent {
   }
 }
 
-/// A registration of an event made from a sequence: disposing it uncounts the observer,
+/// A subscription of an event made from a sequence: disposing it uncounts the observer,
 /// once, which may stop the iteration.
-final class SourceRegistration<T: Sendable>: Disposable {
+final class SourceSubscription<T: Sendable>: Disposable {
   private let token: any Disposable
   private let source: AsyncEventSource<T>
   private let counted = Locked(true)

@@ -91,7 +91,7 @@ extension SharedReadOnlyProperty {
   }
 }
 
-/// A source's registration that sets a property, holding it weakly.
+/// A source's subscription that sets a property, holding it weakly.
 enum OneWayBinding {
   static func start<Value>(
     _ target: Property<Value>, observe: (@escaping (Value) -> Void) -> any Disposable

@@ -39,7 +39,7 @@ final class BindingCore: @unchecked Sendable {
 
   /// Whether a change of `side` to `version` must be propagated; if so, and nobody is
   /// propagating, this thread now is (true).
-  /// Keeps the registrations; the start (busy since init) propagates from the left side
+  /// Keeps the subscriptions; the start (busy since init) propagates from the left side
   /// first, unless a set of a side was seen meanwhile.
   @usableFromInline
   func started(tokens: [any Disposable]) {
@@ -124,7 +124,7 @@ extension BindingCore.State {
   }
 }
 
-/// What ends a binding: the core, which holds the two registrations.
+/// What ends a binding: the core, which holds the two subscriptions.
 @usableFromInline
 struct BindingDisposable: Disposable {
   @usableFromInline let core: BindingCore
@@ -134,7 +134,7 @@ struct BindingDisposable: Disposable {
 }
 
 /// The propagating half of a binding: the sides, held weakly, and the mappings. Each side's
-/// registration holds it; it is not Sendable. A binding of ``SharedProperty`` values makes
+/// subscription holds it; it is not Sendable. A binding of ``SharedProperty`` values makes
 /// it with `@Sendable` mappings only, so its handlers may run on any thread.
 @usableFromInline
 final class PropertyBinding<A, B> {
@@ -194,7 +194,7 @@ final class PropertyBinding<A, B> {
   }
 
   /// Sets `target` to `value`, recording the version the set gives it (or not setting it,
-  /// once disposed) in its critical section. `dispose()` disposes the two registrations
+  /// once disposed) in its critical section. `dispose()` disposes the two subscriptions
   /// after marking the binding disposed, and each takes its side's lock: a set that passed
   /// the check has landed before `dispose()` returns.
   @inlinable

@@ -13,7 +13,7 @@ public enum Diagnostics {
   /// build, where the count is not kept (``isCountingSubscriptions`` tells which). A plain
   /// `Int`, so `print(Diagnostics.liveSubscriptionCount)` prints the number.
   ///
-  /// It counts registrations, not tokens: a subscription stops counting when it is
+  /// It counts subscriptions, not tokens: a subscription stops counting when it is
   /// disposed, when its owner is found gone, or when its source deinitializes.
   public static var liveSubscriptionCount: Int {
     #if DEBUG

@@ -1,5 +1,5 @@
 /// Where subscriptions were made, for ObservableKitTesting's leak check: a debug-only hook,
-/// read once per registration by the entry points that take a call site, never on notify.
+/// read once per subscription by the entry points that take a call site, never on notify.
 /// In a release build the entry points do not call it (each call is under `#if DEBUG`).
 @usableFromInline
 package enum SubscriptionSites {

@@ -1,10 +1,10 @@
 /// The replay of an event made with `replay: n` (``ObservableEvent/init(replay:)``,
-/// ``SharedEvent/init(replay:)``): the last `n` values, and the registration that hands them
+/// ``SharedEvent/init(replay:)``): the last `n` values, and the subscription that hands them
 /// to a new observer before any live value.
 ///
 /// Invariants:
 /// - The ring is touched only under the lock of the event's storage: a notification records
-///   its value in the critical section that takes its pass's snapshot, and a registration
+///   its value in the critical section that takes its pass's snapshot, and a subscription
 ///   reads the ring in the critical section that adds it (`notify(_:recording:)`). So each
 ///   value reaches a new observer once: from the ring, or live.
 /// - A live value that reaches the observer while its replay is still being delivered (a
@@ -67,7 +67,7 @@ final class EventReplay<Value> {
   }
 
   /// Registers `handler` on `storage`, then hands it the recorded values, oldest first,
-  /// before any live value. Returns the registration's id.
+  /// before any live value. Returns the subscription's id.
   ///
   /// The replay runs inside a pass frame of the storage, so a notification that a replayed
   /// handler makes is delivered after the replay, as one made from inside a pass is.
@@ -77,7 +77,7 @@ final class EventReplay<Value> {
     _ handler: @escaping (Value) -> Void
   ) -> UInt64 {
     let gate = ReplayGate<Value>()
-    // The epoch is read with the registration: a removal after it (a dispose, the source's
+    // The epoch is read with the subscription: a removal after it (a dispose, the source's
     // end) advances it.
     let (id, (backlog, epoch)) = storage.add(
       { _ in { value in if gate.admit(value) { handler(value) } } },
@@ -87,8 +87,8 @@ final class EventReplay<Value> {
     return id
   }
 
-  /// ``register(on:_:)`` bound to `owner`, as the storage's owner-bound registration is: the
-  /// owner is held weakly, and the registration ends at the first value that finds it gone.
+  /// ``register(on:_:)`` bound to `owner`, as the storage's owner-bound subscription is: the
+  /// owner is held weakly, and the subscription ends at the first value that finds it gone.
   @inlinable
   func register<State, Owner: AnyObject>(
     on storage: ObserverStorage<Value, State>,
@@ -110,7 +110,7 @@ final class EventReplay<Value> {
     return id
   }
 
-  /// Hands `backlog` to the registration `id`, then the live values its gate held meanwhile,
+  /// Hands `backlog` to the subscription `id`, then the live values its gate held meanwhile,
   /// until the gate opens.
   @inlinable
   func replay<State>(
@@ -124,9 +124,9 @@ final class EventReplay<Value> {
     schedulePoint("replay: registered; delivering the replay outside the lock")
     storage.withNewPassFrame(recording: record) {
       // Repeated until the gate finds nothing held and opens, also after an empty replay:
-      // live values may have reached the registration since it was added.
+      // live values may have reached the subscription since it was added.
       var pending = backlog
-      // The epoch advances on every removal: the registration is looked up again only then.
+      // The epoch advances on every removal: the subscription is looked up again only then.
       var seen = epoch
       repeat {
         for value in pending {
@@ -145,7 +145,7 @@ final class EventReplay<Value> {
   }
 }
 
-/// What one replaying registration holds back: the live values that reached it while its
+/// What one replaying subscription holds back: the live values that reached it while its
 /// replay was still being delivered.
 @usableFromInline
 final class ReplayGate<Value> {
@@ -185,7 +185,7 @@ final class ReplayGate<Value> {
     }
   }
 
-  /// Opens the gate for good and drops what it held: the registration has ended.
+  /// Opens the gate for good and drops what it held: the subscription has ended.
   @inlinable
   func close() {
     let dropped = state.withLock { state in

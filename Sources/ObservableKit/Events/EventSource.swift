@@ -14,7 +14,7 @@ public protocol EventSource<Value> {
 
   /// Registers `handler` to be called with the source's values.
   ///
-  /// - Returns: A disposable that ends this registration.
+  /// - Returns: A disposable that ends this subscription.
   func observe(_ handler: @escaping (Value) -> Void) -> any Disposable
 
   /// Registers `handler` for as long as `owner` is alive, passing the owner in, so the

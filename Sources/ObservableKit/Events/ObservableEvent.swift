@@ -58,7 +58,7 @@ public final class ObservableEvent<T>: EventSource {
   /// recent.observe { print($0) }.disposed(by: bag)   // prints a, then b, at once
   /// ```
   ///
-  /// Each new registration (every form of `observe`, and the operators built on it) first
+  /// Each new subscription (every form of `observe`, and the operators built on it) first
   /// hears the last `count` values, oldest first, synchronously inside the `observe` call,
   /// then every later notification: no value twice, none left out. A notification made by
   /// a handler during its replay is delivered after the replay. `replay: 0` makes an
@@ -77,7 +77,7 @@ public final class ObservableEvent<T>: EventSource {
   ///
   /// - Parameter handler: Called synchronously on the notifying thread, after the handlers
   ///   registered before it.
-  /// - Returns: A disposable that ends this registration. Dropping it does not end it.
+  /// - Returns: A disposable that ends this subscription. Dropping it does not end it.
   @inlinable @_disfavoredOverload
   public func observe(_ handler: @escaping (T) -> Void) -> any Disposable {
     if let replay { return InlineSubscription(storage: storage, id: replay.register(on: storage, handler)) }
@@ -111,17 +111,17 @@ public final class ObservableEvent<T>: EventSource {
   /// ```
   ///
   /// `owner` is held weakly and passed to the handler strongly. Once its deinit has begun,
-  /// nothing is delivered and the registration no longer counts in ``observerCount``. You
+  /// nothing is delivered and the subscription no longer counts in ``observerCount``. You
   /// need not keep the returned disposable. Once the owner has gone, the handler is released
-  /// at the latest at the event's next notification, count, or owner-bound registration (a
-  /// sweep of dead owners runs whenever they have doubled). Once the registration ends, the
+  /// at the latest at the event's next notification, count, or owner-bound subscription (a
+  /// sweep of dead owners runs whenever they have doubled). Once the subscription ends, the
   /// owner keeps nothing of it alive.
   @inlinable @discardableResult
   public func observe<Owner: AnyObject>(
     with owner: Owner,
     _ handler: @escaping (Owner, T) -> Void
   ) -> any Disposable {
-    // The storage's own owner registration, not `OwnerBinding`: a gone owner stops
+    // The storage's own owner subscription, not `OwnerBinding`: a gone owner stops
     // counting in `observerCount` at once, and the storage, not a record of the owner,
     // holds the link (see `OwnerLink`).
     if let replay {
@@ -130,7 +130,7 @@ public final class ObservableEvent<T>: EventSource {
     return InlineSubscription(storage: storage, id: storage.add(owner: owner, handler))
   }
 
-  /// Calls every registered handler with `value`, in registration order, on this thread.
+  /// Calls every registered handler with `value`, in subscription order, on this thread.
   ///
   /// Called from inside one of this event's handlers, it queues `value` and returns at once;
   /// the value is delivered after the current pass.

@@ -22,7 +22,7 @@
 ///
 /// ## Threads and order
 /// Each message behaves as an ``ObservableEvent`` of its payload: handlers run synchronously
-/// on the posting thread, in registration order, with no lock of the library held. An
+/// on the posting thread, in subscription order, with no lock of the library held. An
 /// `EventHub` is not `Sendable`: the compiler keeps it and its plain-closure handlers in the
 /// isolation domain that made it. To post from one domain and observe from another, use
 /// ``SharedEventHub``.
@@ -96,7 +96,7 @@ public final class EventHub {
   ///     weakly; once it has deallocated nothing is delivered.
   ///   - handler: Called synchronously on the posting thread, after the handlers of this
   ///     message registered before it.
-  /// - Returns: A disposable that ends this registration. Dropping it does not end it.
+  /// - Returns: A disposable that ends this subscription. Dropping it does not end it.
   @inlinable @_disfavoredOverload
   public func observe<Payload>(
     _ message: HubMessage<Payload>,
@@ -170,7 +170,7 @@ extension EventHub {
     }
   }
 
-  /// Registers `handler` on the channel of `key`, behind `filter`: the one registration of
+  /// Registers `handler` on the channel of `key`, behind `filter`: the one subscription of
   /// `observe` and `events`, of both hubs. Inlinable, so the filtering closure is
   /// specialized for the payload where `observe` is written (unspecialized, it asks the
   /// runtime for the post type's metadata on every call).

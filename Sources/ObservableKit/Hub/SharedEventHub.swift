@@ -83,7 +83,7 @@ public final class SharedEventHub: @unchecked Sendable {
   /// debug build inside ObservableKitTesting's `withLeakCheck`, the subscription is named
   /// by `fileID:line`, the call site.
   ///
-  /// - Returns: A disposable that ends this registration. Dropping it does not end it.
+  /// - Returns: A disposable that ends this subscription. Dropping it does not end it.
   public func observe<Payload: Sendable>(
     _ message: HubMessage<Payload>,
     from sender: (any AnyObject & Sendable)? = nil,

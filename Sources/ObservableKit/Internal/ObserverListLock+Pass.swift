@@ -1,18 +1,18 @@
-/// A pass: one walk over a bag's live registrations, in registration order, with the lock
+/// A pass: one walk over a bag's live subscriptions, in subscription order, with the lock
 /// let go. The one pass algorithm of the engine: an event's notification, a property's
 /// delivery and a weak observer list's visit all run it.
 ///
 /// Invariant where the lock is dropped: a pass starts from a snapshot taken under the lock
 /// (the entries buffer, the epoch and the first id it must not reach) and reaches each
 /// payload without the lock. Before each one, one atomic load of the epoch tells whether a
-/// registration ended since; then the pass takes a fresh snapshot and resumes at the first
-/// registration it had not reached, so it never reaches one whose removal it could see,
-/// never reaches a registration made after it began, and reaches every other one once.
+/// subscription ended since; then the pass takes a fresh snapshot and resumes at the first
+/// subscription it had not reached, so it never reaches one whose removal it could see,
+/// never reaches a subscription made after it began, and reaches every other one once.
 @usableFromInline
 package struct PassSnapshot<Entry: BagEntry> {
   @usableFromInline let entries: ContiguousArray<Entry>
   @usableFromInline let epoch: UInt64
-  /// The first id the pass must not reach: registrations made after the pass began.
+  /// The first id the pass must not reach: subscriptions made after the pass began.
   @usableFromInline let boundary: UInt64
 
   @inlinable
@@ -34,9 +34,9 @@ extension ObserverListLock {
     PassSnapshot(entries: entries, epoch: epoch, boundary: boundary)
   }
 
-  /// Hands the live payloads of `snapshot` to `body`, in registration order, without the lock.
+  /// Hands the live payloads of `snapshot` to `body`, in subscription order, without the lock.
   ///
-  /// Before each call it checks the epoch; if a registration ended since the snapshot, it
+  /// Before each call it checks the epoch; if a subscription ended since the snapshot, it
   /// takes the entries that `current` reads from the state, under the lock, and resumes at
   /// the first id it had not reached, never reaching ids at or past the boundary.
   ///
@@ -53,7 +53,7 @@ extension ObserverListLock {
     _ body: (Entry.Payload) throws -> Void
   ) rethrows {
     // The snapshot is borrowed, not copied: a pass retains no buffer of its own unless a
-    // registration ends during it.
+    // subscription ends during it.
     let interrupted =
       throughBuffer
       ? try snapshot.entries.withUnsafeBufferPointer { try pass(over: $0, from: 0, snapshot, body) }
@@ -78,7 +78,7 @@ extension ObserverListLock {
   ) rethrows {
     var resume: UInt64? = id
     while let id = resume {
-      schedulePoint("pass: a registration ended; taking a fresh snapshot")
+      schedulePoint("pass: a subscription ended; taking a fresh snapshot")
       let (entries, epoch) = withLock { state in (current(state), self.epoch) }
       let refreshed = PassSnapshot(entries: entries, epoch: epoch, boundary: boundary)
       resume = try pass(over: refreshed.entries, from: entries.lowerBound(of: id) { $0.id }, refreshed, body)
@@ -86,7 +86,7 @@ extension ObserverListLock {
   }
 
   /// Hands the live payloads of `entries`, from `start` on, to `body`; returns the id to
-  /// resume at if a registration ended meanwhile (the epoch moved), nil once done.
+  /// resume at if a subscription ended meanwhile (the epoch moved), nil once done.
   @inlinable @inline(__always)
   func pass<Entry: BagEntry, Entries: RandomAccessCollection<Entry>>(
     over entries: borrowing Entries,

@@ -12,7 +12,7 @@ extension ObserverStorage {
     PassFrame.queue(of: objectID, as: Value.self)
   }
 
-  /// Delivers `value` to every handler, in registration order, on this thread.
+  /// Delivers `value` to every handler, in subscription order, on this thread.
   ///
   /// A notification that arrives from inside a handler on this thread is queued and
   /// delivered after the current pass; see ``withNewPassFrame(_:)``.
@@ -57,8 +57,8 @@ extension ObserverStorage {
 /// snapshot: the replay of a replaying event (`Events/EventReplay.swift`).
 ///
 /// Invariant: a value is recorded under the storage lock together with the snapshot of the
-/// pass that delivers it, and a registration reads the record under the same lock. So a
-/// registration made before that critical section is in the snapshot and hears the value
+/// pass that delivers it, and a subscription reads the record under the same lock. So a
+/// subscription made before that critical section is in the snapshot and hears the value
 /// live, and one made after it finds the value in the record: never both, never neither. A
 /// notification queued behind a pass is recorded when its own pass takes its snapshot, not
 /// when it is queued, for the same reason.

@@ -3,7 +3,7 @@
 /// property's set.
 extension ObserverStorage {
   /// What a pass starts from: the entries, the epoch they belong to, and the first id the
-  /// pass must not reach (registrations made after the pass began).
+  /// pass must not reach (subscriptions made after the pass began).
   @usableFromInline
   package typealias Snapshot = PassSnapshot<ObserverEntry<Value>>
 
@@ -14,7 +14,7 @@ extension ObserverStorage {
     locked.snapshotLocked(header.bag.entries, boundary: header.nextID)
   }
 
-  /// Hands every live handler to `body` now, on this thread, in registration order, over a
+  /// Hands every live handler to `body` now, on this thread, in subscription order, over a
   /// snapshot taken now. It queues nothing itself: an event's notification (`runPass(with:)`, run
   /// inside the pass frame of `ObserverStorage+Notify.swift`) is its one caller, and the
   /// frame queues the notifications made from inside a pass.
@@ -23,7 +23,7 @@ extension ObserverStorage {
     forEachHandler(in: withLock { snapshotLocked($0) }, body)
   }
 
-  /// Hands the live handlers of `snapshot` to `body`, in registration order.
+  /// Hands the live handlers of `snapshot` to `body`, in subscription order.
   ///
   /// Before each call it checks the epoch; if a subscription ended since the snapshot, it
   /// takes a fresh one and resumes at the first handler it had not reached, never reaching

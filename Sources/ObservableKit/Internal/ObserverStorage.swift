@@ -1,9 +1,9 @@
 // The engine: this folder, `Internal/`. The map of the whole package (engine and features,
 // with their dependency arrows, and where a change goes) is in CONTRIBUTING.md, "The map".
-//   RegistrationBag          the ordered registration bag of both engines: order, id
+//   SubscriptionBag          the ordered subscription bag of both engines: order, id
 //                            search, tombstones, compaction
 //   ObserverListLock+Pass    the one pass: a snapshot, resumed if a removal ends a
-//                            registration
+//                            subscription
 //   ObserverStorage          the engine behind every source: a bag of handlers; add, remove,
 //                            count
 //   ObserverStorage+Pass     the storage's passes over its handlers
@@ -11,16 +11,16 @@
 //   PassFrame                the thread-local pass frame and modify marker
 //   ObserverListLock         the bag's lock word (with the epoch, and a property's turn bits)
 //   Locked                   a mutex that owns its state, for everything else
-//   Subscription             the disposable a registration returns
+//   Subscription             the disposable a subscription returns
 //   WeakReference, SchedulePoint   a weak reference that crosses threads; test hooks
 
-/// The observer list behind every event and property: registration, removal and counting.
-/// The handlers, their order and compaction are a `RegistrationBag`, passes in
+/// The observer list behind every event and property: subscription, removal and counting.
+/// The handlers, their order and compaction are a `SubscriptionBag`, passes in
 /// `ObserverStorage+Pass.swift`, the pass frame in `ObserverStorage+Notify.swift`,
 /// and the property's turn with the property.
 ///
 /// Invariants:
-/// - Handlers are kept in registration order; removal is an id search and leaves a tombstone.
+/// - Handlers are kept in subscription order; removal is an id search and leaves a tombstone.
 /// - No user code runs under the lock. Whatever leaves the guarded state (a removed handler,
 ///   an old value) is returned from the locked region and released by the caller.
 /// - The epoch advances on every removal, so a pass in progress
@@ -29,7 +29,7 @@
 /// It is a value with reference semantics: copies share one buffer. It is not `Sendable`: its
 /// handlers are plain closures, confined with their owner to one isolation domain. The lock
 /// stays, so that Swift 5-mode code that shares an owner anyway gets no corruption, and so
-/// that the `Sendable` family (``SharedEvent``, ``SharedProperty``), whose handlers are all
+/// that the shared family (``SharedEvent``, ``SharedProperty``), whose handlers are all
 /// `@Sendable`, can share it.
 @usableFromInline
 package struct ObserverStorage<Value, State> {
@@ -73,10 +73,10 @@ package struct ObserverStorage<Value, State> {
     locked = ObserverListLock(unsafeObject: object)
   }
 
-  // MARK: Registration
+  // MARK: Subscription
 
   /// Registers the handler made by `makeHandler` and, under the same lock, runs `read` on the
-  /// state. Both receive the new registration's id.
+  /// state. Both receive the new subscription's id.
   @inlinable
   package func add<R>(
     _ makeHandler: (UInt64) -> Handler,
@@ -96,14 +96,14 @@ package struct ObserverStorage<Value, State> {
     add({ _ in handler }, reading: { _, _ in () }).id
   }
 
-  /// The storage's owner-bound registration: `make` returns the handler and the link that
-  /// holds its owner weakly. The registration is counted only while the owner is alive, and
+  /// The storage's owner-bound subscription: `make` returns the handler and the link that
+  /// holds its owner weakly. The subscription is counted only while the owner is alive, and
   /// ``removeAll(ownedBy:)`` finds it.
   ///
-  /// The storage keeps the link beside the registration (`owners`), so no record of the
-  /// owner is needed: adding sweeps out the registrations of dead owners once the links have
+  /// The storage keeps the link beside the subscription (`owners`), so no record of the
+  /// owner is needed: adding sweeps out the subscriptions of dead owners once the links have
   /// doubled since the last sweep, so a source observed by short-lived owners that never
-  /// hear a value holds O(live owners) registrations, each freed without any value arriving.
+  /// hear a value holds O(live owners) subscriptions, each freed without any value arriving.
   @inlinable
   package func addOwnerBound<R>(
     _ make: (UInt64) -> (handler: Handler, link: OwnerLink),
@@ -136,12 +136,12 @@ package struct ObserverStorage<Value, State> {
     ).id
   }
 
-  /// Removes the registrations of dead owners among `owners`, a copy of the links taken by
+  /// Removes the subscriptions of dead owners among `owners`, a copy of the links taken by
   /// an add (``OwnerLinks/takeSweep()``), and sets the next sweep's size.
   ///
   /// Invariant where the lock is dropped: the weak loads happen here, outside the lock (a
   /// load may return the last reference to an owner, whose deinit may register or dispose
-  /// here). Only one sweep runs at a time (the size is `Int.max` meanwhile); a registration
+  /// here). Only one sweep runs at a time (the size is `Int.max` meanwhile); a subscription
   /// ended or added meanwhile is untouched: `remove` of an ended one does nothing.
   @usableFromInline
   func sweepDeadOwners(_ owners: ContiguousArray<OwnerEntry>) {
@@ -196,7 +196,7 @@ package struct ObserverStorage<Value, State> {
     withLock { header in header.bag.payload(of: id) != nil }
   }
 
-  /// The number of live registrations; owner-bound ones whose owner has deallocated are
+  /// The number of live subscriptions; owner-bound ones whose owner has deallocated are
   /// removed first, so they stop counting at once.
   @inlinable
   package var count: Int {
@@ -207,12 +207,12 @@ package struct ObserverStorage<Value, State> {
     return live - removeDeadOwners(owners)
   }
 
-  /// Removes the registrations of `owners` whose owner has deallocated; returns how many of
+  /// Removes the subscriptions of `owners` whose owner has deallocated; returns how many of
   /// them there were. The weak loads happen here, outside the lock.
   ///
   /// Invariant where the lock is dropped: `owners` is a copy of the links of the live
-  /// owner-bound registrations, taken with the live count the caller subtracts from. A dead
-  /// owner's registration counted in that live count whether this call or another removes
+  /// owner-bound subscriptions, taken with the live count the caller subtracts from. A dead
+  /// owner's subscription counted in that live count whether this call or another removes
   /// it meanwhile, so every dead one found is subtracted, not only those this call removed
   /// (two concurrent counts would otherwise count it once more).
   @usableFromInline
@@ -227,7 +227,7 @@ package struct ObserverStorage<Value, State> {
     return dead
   }
 
-  /// Ends every registration bound to `owner`, in registration order.
+  /// Ends every subscription bound to `owner`, in subscription order.
   package func removeAll(ownedBy owner: AnyObject) {
     let owners = withLock { header in header.owners?.bag.entries ?? [] }
     // Loaded outside the lock, as in `removeDeadOwners`: a link to another owner may return
@@ -237,15 +237,15 @@ package struct ObserverStorage<Value, State> {
   }
 }
 
-/// The owner of an owner-bound registration, held weakly: what the storage keeps beside the
-/// registration (``ObserverStorageHeader/owners``) to count, unsubscribe and sweep it. A
-/// registration's own object derives from it where one object can be the link, the handler's
+/// The owner of an owner-bound subscription, held weakly: what the storage keeps beside the
+/// subscription (``ObserverStorageHeader/owners``) to count, unsubscribe and sweep it. A
+/// subscription's own object derives from it where one object can be the link, the handler's
 /// context and the owner check (``OwnerBoundHandler``), so the link costs no allocation.
 ///
 /// Why no record per owner: a record has to be found from the owner, which costs a lookup
 /// in a process-wide table (or, on Apple platforms, `objc_getAssociatedObject` under the
-/// runtime's process-wide association lock) on every registration. A link found from the
-/// registration costs none; the storage sweeps dead owners as it grows instead
+/// runtime's process-wide association lock) on every subscription. A link found from the
+/// subscription costs none; the storage sweeps dead owners as it grows instead
 /// (``ObserverStorage/addOwnerBound(_:reading:)``). The weak reference itself is what a
 /// `[weak owner]` closure costs: on Apple platforms an owner that is an Objective-C object
 /// (a view controller) goes through the runtime's weak table, for the closure array too.
@@ -262,10 +262,10 @@ package class OwnerLink {
   }
 }
 
-/// The registration of ``ObserverStorage/add(owner:_:)``: its link, and the handler's
+/// The subscription of ``ObserverStorage/add(owner:_:)``: its link, and the handler's
 /// context (the closure the storage keeps captures only it, so it allocates nothing more).
 /// The owner is loaded for each call and passed strongly; the first call that finds it gone
-/// ends the registration instead.
+/// ends the subscription instead.
 @usableFromInline
 final class OwnerBoundHandler<Owner: AnyObject, Value, State>: OwnerLink {
   @usableFromInline let storage: ObserverStorage<Value, State>
@@ -290,7 +290,7 @@ final class OwnerBoundHandler<Owner: AnyObject, Value, State>: OwnerLink {
   }
 }
 
-/// One owner-bound registration as the storage keeps it beside the bag: its id and its
+/// One owner-bound subscription as the storage keeps it beside the bag: its id and its
 /// owner's link, nil once it ended.
 @usableFromInline
 package struct OwnerEntry: BagEntry {
@@ -318,7 +318,7 @@ package struct ObserverHandler<Value> {
   }
 }
 
-/// One registration of the storage's bag: its id and its handler, nil once it ended.
+/// One subscription of the storage's bag: its id and its handler, nil once it ended.
 @usableFromInline
 package struct ObserverEntry<Value>: BagEntry {
   @usableFromInline package let id: UInt64
@@ -339,10 +339,10 @@ package struct ObserverStorageHeader<Value, State> {
   /// `State` at the end would share its address with the lock-free epoch that follows the
   /// header, and ThreadSanitizer would report accesses to it as races on the epoch.
   @usableFromInline package var state: State
-  /// The handlers, in registration order, with tombstones.
-  @usableFromInline var bag = RegistrationBag<ObserverEntry<Value>>()
+  /// The handlers, in subscription order, with tombstones.
+  @usableFromInline var bag = SubscriptionBag<ObserverEntry<Value>>()
   @usableFromInline var nextID: UInt64 = 1
-  /// The links of the owner-bound registrations, made with the first one (see `OwnerLinks`).
+  /// The links of the owner-bound subscriptions, made with the first one (see `OwnerLinks`).
   @usableFromInline var owners: OwnerLinks?
 
   @inlinable
@@ -350,19 +350,19 @@ package struct ObserverStorageHeader<Value, State> {
     self.state = state
   }
 
-  /// Ends the registration `id` and returns its handler (nil if it had ended), leaving a
+  /// Ends the subscription `id` and returns its handler (nil if it had ended), leaving a
   /// tombstone that the bag compacts in time; the caller advances the epoch.
   @inlinable
   package mutating func endEntry(_ id: UInt64) -> ObserverHandler<Value>? {
     guard let handler = bag.remove(id) else { return nil }
     // One nil check on a source without owners. The link is released here, under the lock,
-    // but never for the last time: the handler returned holds the registration's object,
+    // but never for the last time: the handler returned holds the subscription's object,
     // which holds or is the link.
     if let owners { _ = owners.bag.remove(id) }
     return handler
   }
 
-  /// Makes the owners' links, for the first owner-bound registration.
+  /// Makes the owners' links, for the first owner-bound subscription.
   @inlinable
   mutating func makeOwners() -> OwnerLinks {
     let made = OwnerLinks()
@@ -371,9 +371,9 @@ package struct ObserverStorageHeader<Value, State> {
   }
 }
 
-/// The links of a storage's owner-bound registrations: the owner of each live one, in
-/// registration order, and when to sweep out dead owners. An object made with the first
-/// owner-bound registration, so that a source without owners pays one word and one nil check
+/// The links of a storage's owner-bound subscriptions: the owner of each live one, in
+/// subscription order, and when to sweep out dead owners. An object made with the first
+/// owner-bound subscription, so that a source without owners pays one word and one nil check
 /// per removal (a bag of links in the header itself made every source's header copy retain
 /// its empty buffer: check-thresholds.sh at 2245a4d, 3 retains per `Property` made in S9).
 /// Guarded by the storage's lock. Never load the links' owners under that lock: the strong
@@ -383,7 +383,7 @@ final class OwnerLinks {
   // Guarded by the storage's lock, which also makes the runtime exclusivity check redundant
   // (it cost two access checks per owner-bound add and removal: S3o churn, 2,261 instructions
   // with them at 41cc83d, 1,880 without them at 1e2ffd7, count-instructions.sh).
-  @exclusivity(unchecked) @usableFromInline var bag = RegistrationBag<OwnerEntry>()
+  @exclusivity(unchecked) @usableFromInline var bag = SubscriptionBag<OwnerEntry>()
   /// The number of links at which the next owner-bound add sweeps out dead owners;
   /// `Int.max` while a sweep runs.
   @exclusivity(unchecked) @usableFromInline var sweepAt = 8

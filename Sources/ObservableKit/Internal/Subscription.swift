@@ -1,4 +1,4 @@
-/// The token `observe` returns: ends one registration in one storage. A value: the storage
+/// The token `observe` returns: ends one subscription in one storage. A value: the storage
 /// rides as the context of its operations closure, so the whole token is three words and fits
 /// in the inline buffer of `any Disposable`. Returning it allocates nothing.
 ///
@@ -10,14 +10,14 @@
 // That was tried (eb53be9) and reverted (9b2803d) when the thresholds caught it: a disposal
 // in teardown went from 4 to 13 retains, a DisposeBag entry gained 7. A closure made in the
 // client's inlinable `observe` is specialized there and carries no context. Every
-// registration returns one, owner-bound ones too: the storage keeps the owner's link beside
-// the registration, so nothing needs to hold the token (the class token the owner records
+// subscription returns one, owner-bound ones too: the storage keeps the owner's link beside
+// the subscription, so nothing needs to hold the token (the class token the owner records
 // held weakly is gone with them).
 @usableFromInline
 struct InlineSubscription: Disposable {
-  /// `.dispose` ends the registration and releases the handler (after the lock); `.stop`
+  /// `.dispose` ends the subscription and releases the handler (after the lock); `.stop`
   /// ends it and returns the handler's entry; `.check` returns a non-nil value while the
-  /// registration is live.
+  /// subscription is live.
   @usableFromInline enum Operation: Sendable { case dispose, stop, check }
 
   @usableFromInline let id: UInt64

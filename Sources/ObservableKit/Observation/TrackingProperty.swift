@@ -45,9 +45,9 @@ extension ReadOnlyProperty {
   ///   after the owner has gone, or when a sweep of dead owners finds it first. Add its
   ///   token to the owner's ``DisposeBag`` to end it at the owner's deinit.
   /// - A subscription keeps tracking going even when no copy of the property is kept.
-  /// - Observation cannot remove a registration: after the last dispose, the model's
+  /// - Observation cannot remove a subscription: after the last dispose, the model's
   ///   registrar keeps one small callback (it holds neither `read` nor the observers) until
-  ///   the next change. A property has at most one such registration, however often it is
+  ///   the next change. A property has at most one such subscription, however often it is
   ///   observed and disposed.
   /// - An observer that arrives while a recompute is on its way hears the current value at
   ///   once (a replay gives what ``value`` reads, never the value from before the change),
@@ -185,7 +185,7 @@ final class ObservationTracker<Value> {
       output = existing
       switch start {
       case .none: break
-      // Nothing the last run read has changed since (its registration has not fired), or
+      // Nothing the last run read has changed since (its subscription has not fired), or
       // a recompute is on its way: read without registering again. For a later observer,
       // the observers already there hear the new value now, and again from the recompute
       // (every recompute notifies): never an older value after a newer one.
@@ -257,12 +257,12 @@ enum TrackingJob {
 }
 
 /// The part of a tracker that any thread may touch: how many observers it has, whether a
-/// tracking registration waits in the model's registrar, and whether a recompute is on its
+/// tracking subscription waits in the model's registrar, and whether a recompute is on its
 /// way.
 ///
-/// At most one registration waits at a time: a start reuses the waiting one, since nothing
+/// At most one subscription waits at a time: a start reuses the waiting one, since nothing
 /// it tracks has changed, and leaves registering to a recompute on its way. Observation has
-/// no public way to remove a registration, so observing and disposing again and again
+/// no public way to remove a subscription, so observing and disposing again and again
 /// without a change must not add one each time.
 @usableFromInline
 final class TrackingSession: Sendable {
@@ -271,7 +271,7 @@ final class TrackingSession: Sendable {
   enum Start {
     /// Not the first observer, and no change waits for its recompute: the value is current.
     case none
-    /// Read the value; a registration already waits, or a recompute will make one (also for
+    /// Read the value; a subscription already waits, or a recompute will make one (also for
     /// a later observer while a recompute is on its way).
     case read
     /// Read the value and register.
@@ -280,7 +280,7 @@ final class TrackingSession: Sendable {
 
   private struct State: Sendable {
     var observers = 0
-    /// A registration waits for a change: its callback has not fired.
+    /// A subscription waits for a change: its callback has not fired.
     var armed = false
     /// A recompute is enqueued and has not begun: further changes join it.
     var pending = false
@@ -349,7 +349,7 @@ final class TrackingSession: Sendable {
   }
 }
 
-/// One observer of a tracking property: disposing it ends the registration and counts it
+/// One observer of a tracking property: disposing it ends the subscription and counts it
 /// out of the session, once, from any thread.
 @usableFromInline
 final class TrackingSubscription: Disposable {

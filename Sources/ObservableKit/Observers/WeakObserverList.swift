@@ -45,7 +45,7 @@
 ///   started it returns. Nothing is queued.
 ///
 /// ## Lifetime
-/// Deallocated observers are skipped and no longer counted. Their registrations are
+/// Deallocated observers are skipped and no longer counted. Their subscriptions are
 /// dropped when a visit or a count comes across them. An object allocated later at the
 /// address of a dead observer is a different observer.
 ///
@@ -118,17 +118,17 @@ public final class WeakObserverList<Observer> {
 /// ```
 ///
 /// An observer may be in the keyless list and in the lists of several keys; each
-/// registration is added and removed on its own. The keys are stored with their own type,
-/// never boxed. A key with no registration left takes no memory.
+/// subscription is added and removed on its own. The keys are stored with their own type,
+/// never boxed. A key with no subscription left takes no memory.
 ///
 /// An observer in any of the lists is a member of the whole: `forEachInAnyList(_:)` visits
 /// every member once, in the order it joined, and ``removeFromAllLists(_:)`` ends all of an
-/// observer's registrations at once.
+/// observer's subscriptions at once.
 ///
 /// Threads, order, re-entrancy and lifetime follow ``WeakObserverList``, list by list:
 /// `forEach(for:_:)` calls the observers of one key synchronously, on the calling thread,
 /// in the order they were added for that key, with no lock held. A visit or a count that
-/// comes across a deallocated observer drops its registrations from every list.
+/// comes across a deallocated observer drops its subscriptions from every list.
 public final class KeyedWeakObserverList<Observer, Key: Hashable> {
   @usableFromInline let table = WeakObserverTable<Key>(tracksMembers: true)
 
@@ -145,7 +145,7 @@ public final class KeyedWeakObserverList<Observer, Key: Hashable> {
     table.add(weakObserverObject(observer), for: key)
   }
 
-  /// Removes `observer` from the keyless list; its registrations for keys stay.
+  /// Removes `observer` from the keyless list; its subscriptions for keys stay.
   public func remove(_ observer: Observer) {
     table.remove(observer as AnyObject, for: nil)
   }
@@ -207,7 +207,7 @@ public final class KeyedWeakObserverList<Observer, Key: Hashable> {
   /// of any key, now, on this thread, in the order each joined the first of its lists.
   ///
   /// An observer stays in that order while it is in any list: adding it to another list
-  /// keeps its place, and only once its last registration ends does it leave. See
+  /// keeps its place, and only once its last subscription ends does it leave. See
   /// ``WeakObserverList/forEach(_:)-((Observer)->Void)`` for threads and re-entrancy.
   public func forEachInAnyList(_ body: (Observer) throws -> Void) rethrows {
     try table.forEach(in: .members) { object in try body((consume object) as! Observer) }

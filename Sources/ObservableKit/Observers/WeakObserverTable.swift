@@ -1,33 +1,33 @@
 // The state and the lock behind `WeakObserverList` and `KeyedWeakObserverList`, on the
-// engine's registration bag: each list is a `RegistrationBag` of weak references, visited by
+// engine's subscription bag: each list is a `SubscriptionBag` of weak references, visited by
 // the engine's one pass (`Internal/ObserverListLock+Pass.swift`). This file adds what is
 // particular to observers held weakly: each identity once per list, the members of a keyed
 // table, and the pruning of dead observers.
 //
 // Invariants (the lock guards all the state):
 // - Each list (the keyless one, or one key's) holds an identity at most once. Ids come from
-//   the table's one counter, so a list is in registration order, and a list emptied and made
+//   the table's one counter, so a list is in subscription order, and a list emptied and made
 //   again never reuses an id: a visit that stops at the `nextID` of its snapshot never
-//   reaches a registration made after it began.
+//   reaches a subscription made after it began.
 // - A keyed table also keeps its members: every observer in any of its lists, once, in the
-//   order it joined the first. All the registrations of one member hold the member's one
-//   `WeakReference`, and a member leaves when its last registration ends, with all of them.
+//   order it joined the first. All the subscriptions of one member hold the member's one
+//   `WeakReference`, and a member leaves when its last subscription ends, with all of them.
 // - Weak references are loaded only outside the lock: the strong reference a load returns
 //   may be the last one, and releasing it runs the observer's deinit.
 // - The windows where the lock is let go between finding a dead observer and removing it
-//   (a visit or a count that loaded nil; an `add` that found a dead registration at the
-//   address of the object it adds) end in a prune that removes a registration only if it
+//   (a visit or a count that loaded nil; an `add` that found a dead subscription at the
+//   address of the object it adds) end in a prune that removes a subscription only if it
 //   still holds the dead `WeakReference` it found: an object that reused the address
 //   meanwhile keeps its own. In a keyed table the prune removes the dead member from every
 //   list. Schedule points mark both windows for the test suite's schedule explorer. A prune
 //   moves no epoch: dead observers are never called, so visits in progress lose nothing.
 
-/// One registration of a list's bag: an observer, held weakly, and its place in the order.
+/// One subscription of a list's bag: an observer, held weakly, and its place in the order.
 @usableFromInline
-struct WeakRegistration: BagEntry {
-  /// From the table's one counter, so it is the registration order.
+struct WeakSubscription: BagEntry {
+  /// From the table's one counter, so it is the subscription order.
   @usableFromInline let id: UInt64
-  /// nil once the registration ended: a tombstone until the next compaction.
+  /// nil once the subscription ended: a tombstone until the next compaction.
   @usableFromInline var payload: WeakReference?
 
   @inlinable
@@ -37,16 +37,16 @@ struct WeakRegistration: BagEntry {
   }
 }
 
-/// The registrations of one list: the keyless one, one key's, or a keyed table's members.
+/// The subscriptions of one list: the keyless one, one key's, or a keyed table's members.
 @usableFromInline
-struct WeakRegistrations {
-  /// In registration order, with tombstones. A visit takes its buffer by reference.
-  @usableFromInline private(set) var bag = RegistrationBag<WeakRegistration>()
-  /// The id of each registered identity's registration in `bag`.
+struct WeakSubscriptions {
+  /// In subscription order, with tombstones. A visit takes its buffer by reference.
+  @usableFromInline private(set) var bag = SubscriptionBag<WeakSubscription>()
+  /// The id of each registered identity's subscription in `bag`.
   private var ids: [ObjectIdentifier: UInt64] = [:]
 
   var isEmpty: Bool { ids.isEmpty }
-  /// Registrations held, live or dead.
+  /// Subscriptions held, live or dead.
   var count: Int { ids.count }
 
   func reference(for identity: ObjectIdentifier) -> WeakReference? {
@@ -61,7 +61,7 @@ struct WeakRegistrations {
     return nil
   }
 
-  /// Ends the registration of `identity`, if it is `expected` when one is given; returns it.
+  /// Ends the subscription of `identity`, if it is `expected` when one is given; returns it.
   @discardableResult
   mutating func remove(_ identity: ObjectIdentifier, ifItIs expected: WeakReference? = nil) -> WeakReference? {
     guard let id = ids[identity] else { return nil }
@@ -87,11 +87,11 @@ enum WeakObserverListSelection<Key: Hashable> {
 struct WeakObserverListState<Key: Hashable> {
   /// Whether the table keeps `members` and `keysOf` (keyed tables do).
   @usableFromInline let tracksMembers: Bool
-  @usableFromInline var unkeyed = WeakRegistrations()
-  /// A key with no registration left has no entry, so the dictionary does not grow forever.
-  @usableFromInline var keyed: [Key: WeakRegistrations] = [:]
+  @usableFromInline var unkeyed = WeakSubscriptions()
+  /// A key with no subscription left has no entry, so the dictionary does not grow forever.
+  @usableFromInline var keyed: [Key: WeakSubscriptions] = [:]
   /// Keyed tables only: every observer in any list, in the order it joined the first.
-  @usableFromInline var members = WeakRegistrations()
+  @usableFromInline var members = WeakSubscriptions()
   /// Keyed tables only: the keys each member is registered for; no entry when none.
   var keysOf: [ObjectIdentifier: [Key]] = [:]
   @usableFromInline var nextID: UInt64 = 0
@@ -100,7 +100,7 @@ struct WeakObserverListState<Key: Hashable> {
     self.tracksMembers = tracksMembers
   }
 
-  func registrations(in list: WeakObserverListSelection<Key>) -> WeakRegistrations? {
+  func subscriptions(in list: WeakObserverListSelection<Key>) -> WeakSubscriptions? {
     switch list {
     case .keyless: unkeyed
     case .key(let key): keyed[key]
@@ -111,7 +111,7 @@ struct WeakObserverListState<Key: Hashable> {
   /// The entries a visit of `list` starts from (the bag's buffer only, not a copy of its
   /// index).
   @inlinable
-  func entries(in list: WeakObserverListSelection<Key>) -> ContiguousArray<WeakRegistration> {
+  func entries(in list: WeakObserverListSelection<Key>) -> ContiguousArray<WeakSubscription> {
     switch list {
     case .keyless: unkeyed.bag.entries
     case .key(let key): keyed[key]?.bag.entries ?? []
@@ -119,14 +119,14 @@ struct WeakObserverListState<Key: Hashable> {
     }
   }
 
-  /// Runs `body` on the registrations of `key` (nil: the keyless list). Moved out of the
+  /// Runs `body` on the subscriptions of `key` (nil: the keyless list). Moved out of the
   /// dictionary, they are uniquely referenced unless a visit holds them, so `body` changes
   /// them in place.
-  mutating func modify<R>(_ key: Key?, _ body: (inout WeakRegistrations) -> R) -> R {
+  mutating func modify<R>(_ key: Key?, _ body: (inout WeakSubscriptions) -> R) -> R {
     guard let key else { return body(&unkeyed) }
-    var registrations = keyed.removeValue(forKey: key) ?? WeakRegistrations()
-    defer { if !registrations.isEmpty { keyed[key] = registrations } }
-    return body(&registrations)
+    var subscriptions = keyed.removeValue(forKey: key) ?? WeakSubscriptions()
+    defer { if !subscriptions.isEmpty { keyed[key] = subscriptions } }
+    return body(&subscriptions)
   }
 
   /// Registers `fresh` for `key` (nil: the keyless list), unless its identity is registered
@@ -134,7 +134,7 @@ struct WeakObserverListState<Key: Hashable> {
   ///
   /// Returns a registered reference of the same identity that the caller must check outside
   /// the lock, since it may belong to a dead object whose address `fresh`'s reuses: the
-  /// list's registration, or in a keyed table the member's, unless it is `confirmed`, which
+  /// list's subscription, or in a keyed table the member's, unless it is `confirmed`, which
   /// the caller found alive.
   mutating func add(_ fresh: WeakReference, for key: Key?, confirmed: WeakReference?) -> WeakReference? {
     let identity = fresh.identity
@@ -157,7 +157,7 @@ struct WeakObserverListState<Key: Hashable> {
     return nil
   }
 
-  /// Ends the registration of `identity` for `key` (nil: the keyless list), and in a keyed
+  /// Ends the subscription of `identity` for `key` (nil: the keyless list), and in a keyed
   /// table its membership if that was its last. Returns what was removed.
   mutating func remove(_ identity: ObjectIdentifier, for key: Key?) -> [WeakReference] {
     guard let removed = modify(key, { $0.remove(identity) }) else { return [] }
@@ -172,7 +172,7 @@ struct WeakObserverListState<Key: Hashable> {
     return [removed]
   }
 
-  /// Ends every registration of `identity`, if they still hold `expected` when one is
+  /// Ends every subscription of `identity`, if they still hold `expected` when one is
   /// given. Returns what was removed.
   mutating func removeFromAllLists(_ identity: ObjectIdentifier, ifItIs expected: WeakReference? = nil) -> [WeakReference] {
     guard tracksMembers else { return unkeyed.remove(identity, ifItIs: expected).map { [$0] } ?? [] }
@@ -221,7 +221,7 @@ struct WeakObserverTable<Key: Hashable> {
     // The removed references are released when this statement ends, after the lock.
     _ = locked.withLock { state in
       let removed = state.remove(ObjectIdentifier(object), for: key)
-      // Tells visits in progress that their snapshot may hold an ended registration.
+      // Tells visits in progress that their snapshot may hold an ended subscription.
       if !removed.isEmpty { locked.advanceEpochLocked() }
       return removed
     }
@@ -239,7 +239,7 @@ struct WeakObserverTable<Key: Hashable> {
     _ = locked.withLock { state in
       let removed = (state.unkeyed, state.keyed, state.members, state.keysOf)
       // The ids go on: a visit in progress stops at the `nextID` it saw, and must not take
-      // the registrations made from now on for its own.
+      // the subscriptions made from now on for its own.
       let nextID = state.nextID
       state = WeakObserverListState(tracksMembers: state.tracksMembers)
       state.nextID = nextID
@@ -249,11 +249,11 @@ struct WeakObserverTable<Key: Hashable> {
   }
 
   func contains(_ object: AnyObject, in list: WeakObserverListSelection<Key>) -> Bool {
-    let reference = locked.withLock { $0.registrations(in: list)?.reference(for: ObjectIdentifier(object)) }
+    let reference = locked.withLock { $0.subscriptions(in: list)?.reference(for: ObjectIdentifier(object)) }
     return reference?.object === object
   }
 
-  /// Registrations held, live or dead: members, keyless and keyed ones; and keys that have
+  /// Subscriptions held, live or dead: members, keyless and keyed ones; and keys that have
   /// a list.
   var census: (members: Int, keyless: Int, keyed: Int, keys: Int) {
     locked.withLock { state in
@@ -279,9 +279,9 @@ struct WeakObserverTable<Key: Hashable> {
     return live
   }
 
-  /// Calls `body` with each live observer of `list`, in registration order, now: the
+  /// Calls `body` with each live observer of `list`, in subscription order, now: the
   /// engine's pass (see `ObserverListLock+Pass.swift`) over the list's bag, which it shares,
-  /// not copies. Registrations made during the visit are not reached, nor those removed
+  /// not copies. Subscriptions made during the visit are not reached, nor those removed
   /// before their turn. Always inlined into the visits, as the inliner did with the pass
   /// this table had of its own. S6 withObservers in count-instructions.sh moves a little
   /// from build to build: the runtime's conformance lookup behind the caller's `as?` costs
@@ -310,7 +310,7 @@ struct WeakObserverTable<Key: Hashable> {
     }
   }
 
-  /// Drops the registrations of dead observers, from every list in a keyed table, except
+  /// Drops the subscriptions of dead observers, from every list in a keyed table, except
   /// those that ended or were replaced already. Dead observers are never called, so visits
   /// in progress need no new epoch.
   @usableFromInline
@@ -324,32 +324,32 @@ struct WeakObserverTable<Key: Hashable> {
 
 /// What a list holds, dead observers included, for the package's tests.
 package protocol StoredObserverCounts: AnyObject {
-  /// Registrations in the keyless list and in every key's.
-  var storedRegistrationCount: Int { get }
+  /// Subscriptions in the keyless list and in every key's.
+  var storedSubscriptionCount: Int { get }
   /// Keys that have a list.
   var storedKeyCount: Int { get }
   /// Observers in any list (a keyed list's members; the keyless list's otherwise).
   var storedMemberCount: Int { get }
-  /// Registrations in the lists of keys.
-  var storedKeyedRegistrationCount: Int { get }
+  /// Subscriptions in the lists of keys.
+  var storedKeyedSubscriptionCount: Int { get }
   /// Entries written in every list, a keyed list's members included: what the
-  /// registrations cost.
+  /// subscriptions cost.
   var storedEntryCount: Int { get }
 }
 
 extension WeakObserverList: StoredObserverCounts {
-  package var storedRegistrationCount: Int { table.census.keyless }
+  package var storedSubscriptionCount: Int { table.census.keyless }
   package var storedKeyCount: Int { 0 }
   package var storedMemberCount: Int { table.census.keyless }
-  package var storedKeyedRegistrationCount: Int { 0 }
+  package var storedKeyedSubscriptionCount: Int { 0 }
   package var storedEntryCount: Int { table.census.keyless }
 }
 
 extension KeyedWeakObserverList: StoredObserverCounts {
-  package var storedRegistrationCount: Int { table.census.keyless + table.census.keyed }
+  package var storedSubscriptionCount: Int { table.census.keyless + table.census.keyed }
   package var storedKeyCount: Int { table.census.keys }
   package var storedMemberCount: Int { table.census.members }
-  package var storedKeyedRegistrationCount: Int { table.census.keyed }
+  package var storedKeyedSubscriptionCount: Int { table.census.keyed }
   package var storedEntryCount: Int {
     let census = table.census
     return census.members + census.keyless + census.keyed

@@ -60,7 +60,7 @@ final class LatestInnerSubscription<Value>: Disposable {
   /// Calls `handler` with `value` of the inner of `generation` if it is still current, after
   /// the calls already under way.
   func deliver(_ value: Value, generation: UInt64, to handler: (Value) -> Void) {
-    // The inner source's pass checked its registration before this call: a switch may come
+    // The inner source's pass checked its subscription before this call: a switch may come
     // between that check and the lock below.
     schedulePoint("flatMapLatest: an inner value arrives; checking its generation")
     let call = state.withLock { state -> Bool in

@@ -1,4 +1,4 @@
-// Actors as owners of subscriptions of the Sendable family.
+// Actors as owners of subscriptions of the shared family.
 //
 // Inside an actor, `observe(with: self) { me, value in me.count += value }` needs the handler
 // to run isolated to the owner: its parameter is `isolated Owner`, and each call is a job on
@@ -25,13 +25,13 @@ extension SharedEventSource {
   ///   synchronously by the notifying code, even on the actor itself.
   /// - `owner` is held weakly: the subscription does not keep the actor alive. It is held
   ///   strongly only while values of this subscription wait or run on it. Once it has gone,
-  ///   nothing is delivered and the registration ends at the source's next value, or
+  ///   nothing is delivered and the subscription ends at the source's next value, or
   ///   earlier when a sweep of dead owners finds it, as for any owner.
   /// - Works in the actor's `init`: once every stored property has a value, `self` may be
   ///   passed as the owner. Values arrive only after `init` returns, since they run on the
   ///   actor.
   ///
-  /// You need not keep the returned disposable; dispose it to end the registration early.
+  /// You need not keep the returned disposable; dispose it to end the subscription early.
   /// A call whose value was taken just before the disposal may still run.
   @discardableResult
   public func observe<Owner: Actor>(
@@ -57,7 +57,7 @@ extension SharedProperty {
     _ handler: @escaping @Sendable (isolated Owner, T) -> Void
   ) -> any Disposable {
     // The storage keeps the owner's link (`register(owner:)`): it counts, unsubscribes and
-    // sweeps the registration, so the registration is not listed too (see `OwnerLifetime`).
+    // sweeps the subscription, so the subscription is not listed too (see `OwnerLifetime`).
     let delivery = ActorOwnerDelivery(owner: OwnerBinding.weak(owner), call: handler)
     let feed = delivery.makeFeed()
     delivery.attach(property.register(owner: owner, replay: true) { _, update in feed(update.value) })
@@ -69,8 +69,8 @@ extension SharedProperty {
   /// rules are those of `observe(with:_:)` of `SharedEventSource` with an actor owner. It
   /// does not hear the current value.
   ///
-  /// - Returns: A disposable that ends this registration early; ``unsubscribe(_:)`` ends all
-  ///   registrations of `observer` at once.
+  /// - Returns: A disposable that ends this subscription early; ``unsubscribe(_:)`` ends all
+  ///   subscriptions of `observer` at once.
   @discardableResult
   public func subscribe<Observer: Actor>(
     _ observer: Observer,

@@ -7,8 +7,8 @@ extension Property {
   /// duration of each call; nothing is delivered once it has begun to deinitialize, and it
   /// stops counting in ``observerCount`` at once.
   ///
-  /// - Returns: A disposable that ends this registration early; ``unsubscribe(_:)`` ends
-  ///   all registrations of `observer` at once.
+  /// - Returns: A disposable that ends this subscription early; ``unsubscribe(_:)`` ends
+  ///   all subscriptions of `observer` at once.
   @discardableResult
   public func subscribe(
     _ observer: AnyObject,
@@ -35,14 +35,14 @@ extension Property {
     _ observer: Observer,
     block: @escaping (Observer, _ newValue: T, _ oldValue: T) -> Void
   ) -> any Disposable {
-    // The storage's own owner registration, not `OwnerBinding`: `unsubscribe(_:)` and the
+    // The storage's own owner subscription, not `OwnerBinding`: `unsubscribe(_:)` and the
     // count need the storage to know the owner. register() passes the owner it found alive.
     return register(owner: observer, replay: false) { owner, update in
       block(unsafeDowncast(owner!, to: Observer.self), update.value, update.oldValue)
     }
   }
 
-  /// Ends every registration bound to `observer`: those made with
+  /// Ends every subscription bound to `observer`: those made with
   /// ``subscribe(_:block:)-(AnyObject,_)`` and with ``observe(with:_:)``.
   ///
   /// Unsubscribing an object that never subscribed does nothing.

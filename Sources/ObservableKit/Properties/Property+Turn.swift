@@ -88,7 +88,7 @@ extension Property {
     } while !storage.releaseTurn()
   }
 
-  /// Replays `current` to the one registration `deliver` serves, holding the turn.
+  /// Replays `current` to the one subscription `deliver` serves, holding the turn.
   @inlinable
   func replay(_ current: PropertyUpdate<T>, with deliver: (PropertyUpdate<T>) -> Void) {
     switch takeTurn() {
@@ -98,7 +98,7 @@ extension Property {
       // Replay at once, inside the pass in progress on this thread.
       deliver(current)
     case .requested:
-      // The holder delivers the current value once more; only this new registration has
+      // The holder delivers the current value once more; only this new subscription has
       // not seen it.
       break
     }

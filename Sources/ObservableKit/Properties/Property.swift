@@ -10,7 +10,7 @@
 ///
 /// ## Threads and order
 /// - Every set notifies, even with an equal value. Handlers run synchronously on the
-///   setting thread, in registration order, with no lock of the library held.
+///   setting thread, in subscription order, with no lock of the library held.
 /// - The new value is visible through ``value`` before any handler runs.
 /// - One thread at a time delivers a property's values, so a handler is never called
 ///   concurrently with itself. A set made while another thread is delivering updates the
@@ -171,7 +171,7 @@ public final class Property<T>: PropertySource {
   ///
   /// - Parameter handler: Called synchronously on the setting thread, after the handlers
   ///   registered before it.
-  /// - Returns: A disposable that ends this registration. Dropping it does not end it.
+  /// - Returns: A disposable that ends this subscription. Dropping it does not end it.
   @inlinable @_disfavoredOverload
   public func observe(_ handler: @escaping (T) -> Void) -> any Disposable {
     register(replay: true, handler)
@@ -218,10 +218,10 @@ public final class Property<T>: PropertySource {
   /// value, for as long as `owner` is alive, so the handler needs no `[weak self]`.
   ///
   /// `owner` is held weakly and passed to the handler strongly. Once its deinit has begun,
-  /// nothing is delivered and the registration no longer counts in ``observerCount``. You
+  /// nothing is delivered and the subscription no longer counts in ``observerCount``. You
   /// need not keep the returned disposable. Once the owner has gone, the handler is released
-  /// at the latest at the property's next set, count, or owner-bound registration (a sweep
-  /// of dead owners runs whenever they have doubled). Once the registration ends, the owner
+  /// at the latest at the property's next set, count, or owner-bound subscription (a sweep
+  /// of dead owners runs whenever they have doubled). Once the subscription ends, the owner
   /// keeps nothing of it alive.
   @discardableResult
   public func observe<Owner: AnyObject>(
@@ -234,7 +234,7 @@ public final class Property<T>: PropertySource {
     }
   }
 
-  /// The registration behind ``observe(_:)`` and ``observeChanges(_:)``: one
+  /// The subscription behind ``observe(_:)`` and ``observeChanges(_:)``: one
   /// ``PropertySubscriber``, which is the context of the closure the storage keeps, and a
   /// token that is a value (``InlineSubscription``). The handler runs holding the delivery
   /// turn, only with versions newer than it has seen.
@@ -261,10 +261,10 @@ public final class Property<T>: PropertySource {
     return InlineSubscription(storage: storage, id: id)
   }
 
-  /// The registration path behind every owner-bound way of observing a property.
+  /// The subscription path behind every owner-bound way of observing a property.
   ///
   /// - Parameters:
-  ///   - owner: If given, held weakly: the registration is counted and delivered to only
+  ///   - owner: If given, held weakly: the subscription is counted and delivered to only
   ///     while it is alive, and `handler` receives it strongly.
   ///   - replay: Whether to deliver the current value before returning.
   ///   - handler: Receives the owner (nil without one) and each set, already filtered: it
@@ -292,7 +292,7 @@ public final class Property<T>: PropertySource {
           if subscriber.advance(to: update.version) { call.handler(nil, update) }
           return
         }
-        // The owner first: once it has gone, the registration ends and hears nothing.
+        // The owner first: once it has gone, the subscription ends and hears nothing.
         guard let owner = link.owner else {
           call.storage.remove(call.id)
           return
@@ -307,7 +307,7 @@ public final class Property<T>: PropertySource {
       made!.lastVersion = state.version
       return nil
     }
-    // The storage keeps the owner's link beside the registration: it counts, unsubscribes
+    // The storage keeps the owner's link beside the subscription: it counts, unsubscribes
     // and sweeps it (see `OwnerLink`); the token is a value either way.
     let (id, current) =
       if let link {
@@ -332,7 +332,7 @@ public final class Property<T>: PropertySource {
     }
   }
 
-  /// What an owner-bound subscriber calls: the owner, held weakly, the registration to end
+  /// What an owner-bound subscriber calls: the owner, held weakly, the subscription to end
   /// once it has gone, and the handler.
   @usableFromInline
   struct OwnerBoundCall {

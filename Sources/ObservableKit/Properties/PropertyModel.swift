@@ -36,7 +36,7 @@ extension PropertyModel {
   /// this subscription), with the same re-entrancy rules. There is no replay: it hears the
   /// sets made after it is registered.
   ///
-  /// It costs nothing until observed. Each subscription holds one registration per property
+  /// It costs nothing until observed. Each subscription holds one subscription per property
   /// and no reference to the model; disposing it ends them all.
   public var propertyChanges: ReadOnlyEvent<String> {
     let properties = ModelProperties.properties(of: self)

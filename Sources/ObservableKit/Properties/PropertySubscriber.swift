@@ -2,13 +2,13 @@
 /// newest version it has been called with.
 ///
 /// It is the context of the closure the storage keeps for the subscriber (a closure whose
-/// only capture is one class reference uses that object as its context), so a registration
+/// only capture is one class reference uses that object as its context), so a subscription
 /// costs this one object besides the storage's entry: the version check and the handler
 /// need no closure of their own. Its token is an ``InlineSubscription``, a value.
 ///
 /// `lastVersion` is read and written only by the thread holding the property's delivery
 /// turn, which is handed from thread to thread with acquire-release atomics, so no lock is
-/// needed; the one write outside a turn, at registration, is made under the storage lock
+/// needed; the one write outside a turn, at subscription, is made under the storage lock
 /// before the subscriber can be reached by any pass.
 ///
 /// The handler sits in a struct (`Property.ValueCall`, `Property.OwnerBoundCall`), not in a

@@ -51,7 +51,7 @@ final class RuleRelease<Rule: TimeRule>: Disposable, @unchecked Sendable {
 /// is isolated to that domain's actor, so the compiler checks every use (see `timed`).
 ///
 /// The downstream handler is registered on `output`, not stored here, so that disposing from
-/// any thread releases it at once, through the engine's own registration; the relay itself
+/// any thread releases it at once, through the engine's own subscription; the relay itself
 /// (the rule and an event with no observer left) goes when the task ends on its actor.
 @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
 @usableFromInline
@@ -199,7 +199,7 @@ final class TimerLoop<Instant: InstantProtocol>: Disposable {
   }
 
   /// The confined family's loop: its task is started by `start(_:)`, and `downstream` is
-  /// the registration of the downstream handler, ended with the loop, as is `heldValues`,
+  /// the subscription of the downstream handler, ended with the loop, as is `heldValues`,
   /// which empties the rule.
   @usableFromInline
   init(
@@ -292,7 +292,7 @@ final class TimerLoop<Instant: InstantProtocol>: Disposable {
     if idle { end() }
   }
 
-  /// Cancels the timer, ends the downstream registration, empties the rule and releases the
+  /// Cancels the timer, ends the downstream subscription, empties the rule and releases the
   /// shared family's fire closure and relay; what they capture, and the values the rule
   /// held, are released here, outside the locks, before `dispose()` returns.
   private func end() {

@@ -135,9 +135,9 @@ struct QAAsyncHandlerAcceptanceTests {
   }
 
   /// The owner is held weakly between values: released while values wait, it is never
-  /// called again, and the registration ends.
+  /// called again, and the subscription ends.
   @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
-  @Test func ownerReleasedBetweenValuesEndsTheRegistration() async {
+  @Test func ownerReleasedBetweenValuesEndsTheSubscription() async {
     let event = SharedEvent<Int>()
     let tracker = LifetimeTracker()
     var owner: QAOwner? = QAOwner(tracker.make())

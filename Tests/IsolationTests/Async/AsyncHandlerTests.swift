@@ -135,7 +135,7 @@ struct AsyncHandlerTests {
     #expect(await script.lines == ["start 1", "cancelled 1"])
   }
 
-  @Test("Contract: the owner is held weakly between values; once it has gone, the next value ends the registration")
+  @Test("Contract: the owner is held weakly between values; once it has gone, the next value ends the subscription")
   func ownerWeakBetweenValues() async {
     let tracker = LifetimeTracker()
     let event = SharedEvent<Int>()

@@ -66,8 +66,8 @@ struct ContractWalkTests {
     #expect(token.value?.isDisposed == true)
   }
 
-  @Test("Contract: each shared notification reaches the subscriptions in registration order, whatever their form")
-  func sharedRegistrationOrder() {
+  @Test("Contract: each shared notification reaches the subscriptions in subscription order, whatever their form")
+  func sharedSubscriptionOrder() {
     let event = SharedEvent<Int>()
     let order = ValueLog<String>()
     let tokens = [

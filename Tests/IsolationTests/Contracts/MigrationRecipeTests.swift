@@ -206,7 +206,7 @@ struct MigrationRecipeTests {
     let callbacks = ReadOnlyEvent<Int> { handler in
       handler(1)
       handler(2)
-      return DisposeBag()  // what ends the registration
+      return DisposeBag()  // what ends the subscription
     }
     var heard: [Int] = []
     let token = callbacks.observe { heard.append($0) }

@@ -59,7 +59,7 @@ struct HubAsyncActorOwnerTests {
       _ = await inbox.start(hub: hub)
     }
     #expect(released == nil, "the subscription does not keep its actor owner alive")
-    hub.post(.hubAsyncActorOwnerText, "after")  // ends the registration of the gone owner
+    hub.post(.hubAsyncActorOwnerText, "after")  // ends the subscription of the gone owner
     #expect(hub.observerCount(of: .hubAsyncActorOwnerText) == 0)
   }
 }

@@ -127,7 +127,7 @@ struct TrackingPropertyTests {
     let owned = TrackingRecorder<Int>()
     var tokens = [decade.observe { decades.record($0) }]
     tokens.append(age.combineLatest(bonus).observe { pairs.record("\($0.0)/\($0.1)") })
-    // In the list too: elsewhere than on Apple platforms an owner-bound registration ends at
+    // In the list too: elsewhere than on Apple platforms an owner-bound subscription ends at
     // the next value after its owner has gone, and this test makes none.
     tokens.append(age.observe(with: owned) { recorder, value in recorder.record(value) })
     #expect(decades.values == [3])

@@ -41,8 +41,8 @@ struct WeakObserverListTests {
     return names
   }
 
-  @Test("A visit calls every observer once, synchronously, in registration order")
-  func registrationOrder() {
+  @Test("A visit calls every observer once, synchronously, in subscription order")
+  func subscriptionOrder() {
     let log = Log()
     let list = WeakObserverList<any Listener>()
     let observers = ["a", "b", "c", "d"].map { Recorder($0, log) }
@@ -54,7 +54,7 @@ struct WeakObserverListTests {
     #expect(observers.allSatisfy { list.contains($0) })
   }
 
-  @Test("Adding an observer twice is one registration, in its first place")
+  @Test("Adding an observer twice is one subscription, in its first place")
   func idempotentAdd() {
     let log = Log()
     let list = WeakObserverList<any Listener>()
@@ -67,7 +67,7 @@ struct WeakObserverListTests {
     withExtendedLifetime((a, b)) {}
   }
 
-  @Test("Remove ends one registration, keeps the others' order; a re-added observer goes last")
+  @Test("Remove ends one subscription, keeps the others' order; a re-added observer goes last")
   func remove() {
     let log = Log()
     let list = WeakObserverList<any Listener>()
@@ -96,7 +96,7 @@ struct WeakObserverListTests {
     for observer in observers { list.add(observer) }
     for (index, observer) in observers.enumerated() where index % 3 != 0 { list.remove(observer) }
     #expect(Self.names(list) == stride(from: 0, to: 100, by: 3).map { "\($0)" })
-    #expect(list.storedRegistrationCount == 34)
+    #expect(list.storedSubscriptionCount == 34)
     for (index, observer) in observers.enumerated() where index % 3 != 0 { list.add(observer) }
     #expect(Self.names(list).count == 100)
     #expect(Array(Self.names(list).prefix(3)) == ["0", "3", "6"])
@@ -114,9 +114,9 @@ struct WeakObserverListTests {
     weak let weakB = b
     b = nil
     #expect(weakB == nil, "the list kept no strong reference")
-    #expect(list.storedRegistrationCount == 3, "pruned lazily")
+    #expect(list.storedSubscriptionCount == 3, "pruned lazily")
     #expect(list.count == 2)
-    #expect(list.storedRegistrationCount == 2, "the count dropped the dead registration")
+    #expect(list.storedSubscriptionCount == 2, "the count dropped the dead subscription")
     list.forEach { $0.heard(1) }
     #expect(log.lines == ["b deinit", "a 1", "c 1"])
     withExtendedLifetime((a, c)) {}
@@ -132,7 +132,7 @@ struct WeakObserverListTests {
     list.add(survivor)
     dead = nil
     #expect(Self.names(list) == ["survivor"])
-    #expect(list.storedRegistrationCount == 1)
+    #expect(list.storedSubscriptionCount == 1)
     #expect(!list.isEmpty)
     withExtendedLifetime(survivor) {}
   }
@@ -157,7 +157,7 @@ struct WeakObserverListTests {
     let deadIdentity = ObjectIdentifier(dead!)
     list.add(first)
     list.add(dead!)
-    dead = nil  // nothing has pruned its registration yet
+    dead = nil  // nothing has pruned its subscription yet
     // The allocator hands the freed block to the next object of the same size.
     var candidates: [Recorder] = []
     var reused: Recorder?
@@ -166,8 +166,8 @@ struct WeakObserverListTests {
       if ObjectIdentifier(candidate) == deadIdentity { reused = candidate } else { candidates.append(candidate) }
     }
     let newcomer = try #require(reused, "no allocation reused the dead observer's address")
-    #expect(list.storedRegistrationCount == 2)
-    #expect(!list.contains(newcomer), "the dead registration is not the newcomer's")
+    #expect(list.storedSubscriptionCount == 2)
+    #expect(!list.contains(newcomer), "the dead subscription is not the newcomer's")
     list.add(newcomer)
     #expect(list.contains(newcomer))
     #expect(Self.names(list) == ["first", newcomer.name], "added as a new observer, last")
@@ -208,10 +208,10 @@ struct WeakObserverListTests {
 
     list.remove(a, for: "x")
     #expect(visit("x") == ["b"])
-    #expect(visit("y") == ["c", "a"], "other keys keep their registrations")
+    #expect(visit("y") == ["c", "a"], "other keys keep their subscriptions")
     list.remove(c)
     #expect(visit(nil) == [])
-    #expect(visit("y") == ["c", "a"], "removing without a key leaves the keyed registrations")
+    #expect(visit("y") == ["c", "a"], "removing without a key leaves the keyed subscriptions")
     list.remove(b, for: "x")
     #expect(list.storedKeyCount == 1, "a key with nothing left takes no memory")
     list.removeAll()
@@ -376,7 +376,7 @@ struct WeakObserverListTests {
   }
 
   /// The list is emptied and refilled while the visit holds a snapshot: the new
-  /// registrations must not take ids that the resumed visit would mistake for its own.
+  /// subscriptions must not take ids that the resumed visit would mistake for its own.
   @Test("removeAll, then adds, during a visit: the observers added are not visited by it")
   func removeAllThenAddDuringVisit() {
     let log = Log()
@@ -394,7 +394,7 @@ struct WeakObserverListTests {
     withExtendedLifetime((originals, newcomers)) {}
   }
 
-  /// A key's list with nothing left takes no memory, so it is made again: its registrations
+  /// A key's list with nothing left takes no memory, so it is made again: its subscriptions
   /// must still take ids past those a visit in progress stops at.
   @Test("A key's list emptied and made again during a visit of that key: the new observers are not visited by it")
   func keyListRemadeDuringVisit() {

@@ -62,7 +62,7 @@ struct QAAsyncOwnerGoneAcceptanceTests {
     init(_ tracked: Tracked) { self.tracked = tracked }
   }
 
-  @Test func confinedOwnerGoneEndsTheRegistrationAtTheNextValue() async {
+  @Test func confinedOwnerGoneEndsTheSubscriptionAtTheNextValue() async {
     let tracker = LifetimeTracker()
     let ids = ObservableEvent<Int>()
     var viewModel: ViewModel? = ViewModel(tracker.make())
@@ -70,10 +70,10 @@ struct QAAsyncOwnerGoneAcceptanceTests {
     viewModel = nil
     #expect(tracker.liveCount == 0)
     ids.notifyObservers(1)
-    #expect(ids.observerCount == 0, "a value that finds the owner gone leaves the registration counted")
+    #expect(ids.observerCount == 0, "a value that finds the owner gone leaves the subscription counted")
   }
 
-  @Test func sharedOwnerGoneEndsTheRegistrationAtTheNextValue() async {
+  @Test func sharedOwnerGoneEndsTheSubscriptionAtTheNextValue() async {
     let tracker = LifetimeTracker()
     let ids = SharedEvent<Int>()
     var viewModel: ViewModel? = ViewModel(tracker.make())
@@ -81,6 +81,6 @@ struct QAAsyncOwnerGoneAcceptanceTests {
     viewModel = nil
     #expect(tracker.liveCount == 0)
     ids.notifyObservers(1)
-    #expect(ids.observerCount == 0, "a value that finds the owner gone leaves the registration counted")
+    #expect(ids.observerCount == 0, "a value that finds the owner gone leaves the subscription counted")
   }
 }

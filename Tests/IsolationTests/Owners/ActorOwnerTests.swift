@@ -91,7 +91,7 @@ struct ActorOwnerTests {
     }
   }
 
-  @Test("Contract: the actor is held weakly; once it has gone, the next value ends the registration",
+  @Test("Contract: the actor is held weakly; once it has gone, the next value ends the subscription",
         .timeLimit(.minutes(1)))
   @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
   func ownerHeldWeakly() async {

@@ -59,7 +59,7 @@ struct QAOwnerRecordAcceptanceTests {
     property!.unsubscribe(owner)
     property = nil
     // Before the 26 releases the replay waits in a task, which holds the value until it
-    // runs and finds the registration ended; a watchdog bounds the wait.
+    // runs and finds the subscription ended; a watchdog bounds the wait.
     let clock = ContinuousClock()
     let deadline = clock.now.advanced(by: .seconds(10))
     while tracker.liveCount > 0 && clock.now < deadline { await Task.yield() }
@@ -67,7 +67,7 @@ struct QAOwnerRecordAcceptanceTests {
     withExtendedLifetime(owner) {}
   }
 
-  @Test func manyRegistrationsOfOneOwnerEndedReleaseEverything() {
+  @Test func manySubscriptionsOfOneOwnerEndedReleaseEverything() {
     let tracker = LifetimeTracker()
     let owner = LongLivedOwner()
     for _ in 0..<100 {

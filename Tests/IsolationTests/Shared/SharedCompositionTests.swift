@@ -134,7 +134,7 @@ struct SharedCompositionTests {
 
   /// A property holding 0 that another thread sets to 1 while a subscription to it is being
   /// made: the set lands at the first thing the subscription does (right after a read of
-  /// the value, or right before a registration), so the interleaving happens on every run.
+  /// the value, or right before a subscription), so the interleaving happens on every run.
   private static func racyProperty() -> SharedReadOnlyProperty<Int> {
     let base = SharedProperty(0)
     let raced = Guarded(false)

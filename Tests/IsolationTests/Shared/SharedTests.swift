@@ -3,7 +3,7 @@ import ObservableKit
 import Testing
 import TestSupport
 
-/// The Sendable family away from the main actor: nonisolated handlers, actors, the fast path.
+/// The shared family away from the main actor: nonisolated handlers, actors, the fast path.
 @Suite("Shared family")
 struct SharedTests {
   @Test("Contract: a nonisolated handler runs on the notifying thread before notify returns")

@@ -122,7 +122,7 @@ struct AsyncSourceTests {
     #expect(feed.cancellations == 0 && feed.isIterating, "stop: .never")
   }
 
-  @Test("the end: isFinished, onFinish hears .finished (also late), registrations end, nothing more is delivered")
+  @Test("the end: isFinished, onFinish hears .finished (also late), subscriptions end, nothing more is delivered")
   func end() async {
     let feed = Feed()
     let event = SharedEvent(feed.sequence, replay: 2)
@@ -136,11 +136,11 @@ struct AsyncSourceTests {
     #expect(await eventually { event.isFinished })
     #expect(await eventually { ends.value == ["finished"] })
     #expect(log.values == [1], "the last value came before the end")
-    #expect(event.observerCount == 0, "the end ends every registration")
+    #expect(event.observerCount == 0, "the end ends every subscription")
     #expect(token.isDisposed)
     let late = ValueLog<Int>()
     let lateToken = event.observeNonisolated(late.handler)
-    #expect(lateToken.isDisposed && late.values.isEmpty, "no replay and no registration after the end")
+    #expect(lateToken.isDisposed && late.values.isEmpty, "no replay and no subscription after the end")
     event.notifyObservers(9)
     #expect(late.values.isEmpty && log.values == [1])
     let lateEnds = Guarded(0)

@@ -32,7 +32,7 @@ struct DiagnosticsTests {
       event.observe(with: owner!) { _, _ in }
       expectCount(1, "owner-bound")
       owner = nil
-      _ = event.observerCount  // the next touch removes the dead owner's registration
+      _ = event.observerCount  // the next touch removes the dead owner's subscription
       expectCount(0, "after the owner died")
       do {
         let transient = ObservableEvent<Int>()

@@ -34,8 +34,8 @@ struct ObservableEventTests {
     token.dispose()
   }
 
-  @Test("Contract: handlers run in registration order, also after removals")
-  func registrationOrder() {
+  @Test("Contract: handlers run in subscription order, also after removals")
+  func subscriptionOrder() {
     let event = ObservableEvent<Int>()
     let order = ValueLog<Int>()
     var tokens: [any Disposable] = []

@@ -146,7 +146,7 @@ struct EventHubTests {
     }
     hub.post(Messages.score, -1)
     #expect(heard.values == [0], "nothing is delivered once the sender has deallocated (address reused \(reusedAddress) times)")
-    #expect(hub.observerCount(of: Messages.score) == 1, "the registration counts until it is disposed")
+    #expect(hub.observerCount(of: Messages.score) == 1, "the subscription counts until it is disposed")
     token.dispose()
     #expect(hub.observerCount(of: Messages.score) == 0)
   }
@@ -170,8 +170,8 @@ struct EventHubTests {
     token.dispose()
   }
 
-  @Test("Contract: EventHub calls the observers of a message in registration order; removing one does not reorder")
-  func registrationOrder() {
+  @Test("Contract: EventHub calls the observers of a message in subscription order; removing one does not reorder")
+  func subscriptionOrder() {
     let hub = EventHub()
     let sender = Sender()
     let order = ValueLog<String>()
@@ -667,7 +667,7 @@ struct EventHubTests {
     #expect(total.value == 1_000)
   }
 
-  @Test("Contract: SharedEventHub messages, sender filters and registration order are those of EventHub")
+  @Test("Contract: SharedEventHub messages, sender filters and subscription order are those of EventHub")
   func sharedMessagesAndSenders() {
     let hub = SharedEventHub()
     let sender = SharedSender()

@@ -108,7 +108,7 @@ struct ContractRegressionTests {
     #expect(subscribed.isDisposed)
   }
 
-  @Test("Contract: a SharedProperty's owner-bound registration stops counting once its owner has gone")
+  @Test("Contract: a SharedProperty's owner-bound subscription stops counting once its owner has gone")
   func sharedOwnerBoundStopsCounting() {
     let property = SharedProperty(0)
     var owner: Owner? = Owner()

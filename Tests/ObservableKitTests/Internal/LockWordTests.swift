@@ -7,16 +7,16 @@ import TestSupport
 /// On Linux a property's turn shares the futex word of its storage lock (ObservableKitShims.h,
 /// `okit_sync_t`): a set lets go of the lock and takes the turn in one atomic operation, and
 /// the lock's contended paths must keep the turn's bits. These tests drive both at once:
-/// registrations and reads contend for the lock while sets take, request and hand over the
+/// subscriptions and reads contend for the lock while sets take, request and hand over the
 /// turn. A lost turn bit shows as overlapping calls or a value never delivered; a lost lock
-/// bit as a lost registration or corrupted state. CI runs them under ThreadSanitizer.
+/// bit as a lost subscription or corrupted state. CI runs them under ThreadSanitizer.
 @Suite("Engine: the lock word shared with the turn")
 struct LockWordTests {
   static let threads = 4
   static let rounds = 10_000
 
-  @Test("Contract: sets racing registrations and reads on one property: calls never overlap, never go back, end on the final value; no registration is lost")
-  func setsRacingRegistrations() {
+  @Test("Contract: sets racing subscriptions and reads on one property: calls never overlap, never go back, end on the final value; no subscription is lost")
+  func setsRacingSubscriptions() {
     nonisolated(unsafe) let property = Property(0, observationTracking: false)
     let log = ValueLog<Int>()
     let inside = Guarded(0)
@@ -33,7 +33,7 @@ struct LockWordTests {
           // Two setters: the turn is taken, requested and handed over all the time.
           property.value = round * 2 + index
         case 2:
-          // Registrations and disposals take the lock while the turn is held elsewhere.
+          // Subscriptions and disposals take the lock while the turn is held elsewhere.
           let other = property.observeChanges { _ in }
           _ = property.observerCount
           other.dispose()
@@ -53,7 +53,7 @@ struct LockWordTests {
       let own = values.filter { $0 % 2 == setter }
       #expect(zip(own, own.dropFirst()).allSatisfy { $0.0 < $0.1 }, "a value came after a newer one")
     }
-    #expect(property.observerCount == 1, "a registration or disposal was lost")
+    #expect(property.observerCount == 1, "a subscription or disposal was lost")
     token.dispose()
     #expect(property.observerCount == 0)
   }

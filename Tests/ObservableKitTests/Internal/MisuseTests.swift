@@ -6,7 +6,7 @@ import ObservableKit
 /// The rows of the misuse table in the Contracts article that no other test pins.
 @Suite("Misuse")
 struct MisuseTests {
-  @Test("Misuse: observing with the same closure twice makes two registrations")
+  @Test("Misuse: observing with the same closure twice makes two subscriptions")
   func sameClosureTwice() {
     let event = ObservableEvent<Int>()
     let log = ValueLog<Int>()

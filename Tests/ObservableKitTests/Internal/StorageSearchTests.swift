@@ -3,7 +3,7 @@ import Testing
 
 @testable import ObservableKit
 
-/// The storage finds a registration by id with an interpolation search; these pin that it
+/// The storage finds a subscription by id with an interpolation search; these pin that it
 /// answers exactly what a linear scan answers, on even and on badly uneven ids.
 @Suite("Storage search")
 struct StorageSearchTests {
@@ -25,7 +25,7 @@ struct StorageSearchTests {
     }
   }
 
-  @Test("Even ids, as registration hands them out, with random removals")
+  @Test("Even ids, as subscription hands them out, with random removals")
   func evenIds() {
     var generator = SeededRandom(seed: 7)
     checkEveryProbe([])

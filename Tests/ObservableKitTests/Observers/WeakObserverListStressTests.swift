@@ -63,7 +63,7 @@ struct WeakObserverListStressTests {
     #expect(violations.values == [])
     for probe in stable { #expect(probe.calls.value == Self.threads * Self.rounds) }
     #expect(list.count == stable.count)
-    #expect(list.storedRegistrationCount == stable.count)
+    #expect(list.storedSubscriptionCount == stable.count)
   }
 
   @Test("8 threads on a keyed list: each key's visits see its observers in order, exactly")
@@ -173,6 +173,6 @@ struct WeakObserverListStressTests {
     #expect(stableCalls.value == visitors * Self.rounds * stable.count)
     #expect(deinits.value == (Self.threads - visitors) * Self.rounds, "the list kept none alive")
     #expect(list.count == stable.count)
-    #expect(list.storedRegistrationCount == stable.count, "the count pruned every dead one")
+    #expect(list.storedSubscriptionCount == stable.count, "the count pruned every dead one")
   }
 }

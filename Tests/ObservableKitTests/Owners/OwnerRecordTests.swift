@@ -7,22 +7,22 @@ import TestSupport
 /// A long-lived owner, as a view controller or an app model is.
 private final class LongLivedOwner: Sendable {}
 
-/// How a test ends an owner-bound registration before it drops the source.
-enum RegistrationEnd: String, CaseIterable, Sendable {
+/// How a test ends an owner-bound subscription before it drops the source.
+enum SubscriptionEnd: String, CaseIterable, Sendable {
   case dispose, unsubscribe, dropSource
 }
 
-/// What owners hold for their registrations: nothing (the storage keeps the owner's link
-/// beside the registration, or `OwnerLifetime`'s list holds both weakly), and how dead
-/// owners' registrations are swept without any value arriving. The same code on every
+/// What owners hold for their subscriptions: nothing (the storage keeps the owner's link
+/// beside the subscription, or `OwnerLifetime`'s list holds both weakly), and how dead
+/// owners' subscriptions are swept without any value arriving. The same code on every
 /// platform. Part of the Contracts sections "Owner-bound observation" and "Platforms".
 @Suite("Owner records")
 struct OwnerRecordTests {
   @Test(
-    "Contract: once a property's owner-bound registration ends, the long-lived owner keeps nothing of it alive",
-    arguments: RegistrationEnd.allCases
+    "Contract: once a property's owner-bound subscription ends, the long-lived owner keeps nothing of it alive",
+    arguments: SubscriptionEnd.allCases
   )
-  func propertyReleasedWhileOwnerLives(end: RegistrationEnd) {
+  func propertyReleasedWhileOwnerLives(end: SubscriptionEnd) {
     let tracker = LifetimeTracker()
     let owner = LongLivedOwner()
     do {
@@ -46,10 +46,10 @@ struct OwnerRecordTests {
   }
 
   @Test(
-    "Contract: once a shared property's owner-bound registration ends, the long-lived owner keeps nothing of it alive",
-    arguments: RegistrationEnd.allCases
+    "Contract: once a shared property's owner-bound subscription ends, the long-lived owner keeps nothing of it alive",
+    arguments: SubscriptionEnd.allCases
   )
-  func sharedPropertyReleasedWhileOwnerLives(end: RegistrationEnd) async {
+  func sharedPropertyReleasedWhileOwnerLives(end: SubscriptionEnd) async {
     let tracker = LifetimeTracker()
     let owner = LongLivedOwner()
     do {
@@ -63,7 +63,7 @@ struct OwnerRecordTests {
         subscribed.dispose()
       case .unsubscribe:
         property.unsubscribe(owner)
-        observed.dispose()  // unsubscribe ends the subscribe registrations only
+        observed.dispose()  // unsubscribe ends the subscribe subscriptions only
       case .dropSource:
         break
       }
@@ -78,7 +78,7 @@ struct OwnerRecordTests {
     withExtendedLifetime(owner) {}
   }
 
-  @Test("Contract: once an event's owner-bound registration ends, its handler is released while the owner lives")
+  @Test("Contract: once an event's owner-bound subscription ends, its handler is released while the owner lives")
   func eventReleasedWhileOwnerLives() {
     let tracker = LifetimeTracker()
     let owner = LongLivedOwner()
@@ -97,7 +97,7 @@ struct OwnerRecordTests {
     withExtendedLifetime(owner) {}
   }
 
-  @Test("Contract: a derived source's owner-bound registration keeps no dropped source alive while the owner lives")
+  @Test("Contract: a derived source's owner-bound subscription keeps no dropped source alive while the owner lives")
   func derivedSourceReleasedWhileOwnerLives() {
     let tracker = LifetimeTracker()
     let owner = LongLivedOwner()
@@ -112,21 +112,21 @@ struct OwnerRecordTests {
     withExtendedLifetime(owner) {}
   }
 
-  /// What a storage holds: its live registrations and any not yet ended (tombstones
+  /// What a storage holds: its live subscriptions and any not yet ended (tombstones
   /// included), and the links of its owner-bound ones. Read without `observerCount`,
-  /// which would remove the dead owners' registrations first.
-  private static func held<Value, State>(_ storage: ObserverStorage<Value, State>) -> (registrations: Int, links: Int) {
+  /// which would remove the dead owners' subscriptions first.
+  private static func held<Value, State>(_ storage: ObserverStorage<Value, State>) -> (subscriptions: Int, links: Int) {
     storage.withLock { ($0.bag.entries.count, $0.owners?.bag.entries.count ?? 0) }
   }
 
-  @Test("Contract: no record per owner: a storage holds the links of its live owner-bound registrations, at most about twice as many")
+  @Test("Contract: no record per owner: a storage holds the links of its live owner-bound subscriptions, at most about twice as many")
   func noRecordPerOwner() {
     let owner = LongLivedOwner()
     let property = Property(0)
     for _ in 0..<1_000 {
       property.observe(with: owner) { _, _ in }.dispose()
     }
-    #expect(Self.held(property.storage).links <= 16, "ended registrations leave no links behind: \(Self.held(property.storage))")
+    #expect(Self.held(property.storage).links <= 16, "ended subscriptions leave no links behind: \(Self.held(property.storage))")
     let live = (0..<100).map { _ in property.observe(with: owner) { _, _ in } }
     #expect(Self.held(property.storage).links >= 100 && Self.held(property.storage).links <= 216)
     live.forEach { $0.dispose() }
@@ -135,7 +135,7 @@ struct OwnerRecordTests {
   }
 
   @Test(
-    "Contract: a long-lived source observed by 100,000 short-lived owners that never see a value holds O(live owners) registrations once they are gone",
+    "Contract: a long-lived source observed by 100,000 short-lived owners that never see a value holds O(live owners) subscriptions once they are gone",
     arguments: ["event", "property", "shared event"]
   )
   func shortLivedOwnersAreReclaimed(source: String) {
@@ -158,27 +158,27 @@ struct OwnerRecordTests {
       default: shared.observe(with: owner) { _, _ in captured?.touch() }
       }
       if index % 997 == 0 {
-        let storages = [Self.held(event.storage).registrations, Self.held(property.storage).registrations]
-        mostHeld = max(mostHeld, storages.max()!, Self.held(shared.event.storage).registrations)
+        let storages = [Self.held(event.storage).subscriptions, Self.held(property.storage).subscriptions]
+        mostHeld = max(mostHeld, storages.max()!, Self.held(shared.event.storage).subscriptions)
       }
     }
     switch source {
     case "event", "property":
-      // One owner lives at a time besides the 10 long-lived registrations: a sweep runs
+      // One owner lives at a time besides the 10 long-lived subscriptions: a sweep runs
       // whenever the links have doubled since the last, so the storage holds a few dozen.
-      #expect(mostHeld <= 64, "registrations held at once: \(mostHeld)")
+      #expect(mostHeld <= 64, "subscriptions held at once: \(mostHeld)")
     default:
-      // The shared family's owner form is listed process-wide (`BoundRegistrations`), which
-      // other tests share: bounded by twice the live registrations of the whole process.
-      #expect(mostHeld <= 4_096, "registrations held at once: \(mostHeld)")
+      // The shared family's owner form is listed process-wide (`BoundSubscriptions`), which
+      // other tests share: bounded by twice the live subscriptions of the whole process.
+      #expect(mostHeld <= 4_096, "subscriptions held at once: \(mostHeld)")
     }
     #expect(tracker.liveCount <= 1, "dead owners' handlers are released without any value: \(tracker.liveCount) live")
-    #expect(event.observerCount == 10 && property.observerCount == 10, "the live owner's registrations stay")
+    #expect(event.observerCount == 10 && property.observerCount == 10, "the live owner's subscriptions stay")
     withExtendedLifetime((kept, live)) {}
   }
 
-  @Test("Contract: one owner's registrations made and ended from 4 threads at once: none is lost; once the owner is gone, a sweep ends them")
-  func concurrentRegistrationsOfOneOwner() {
+  @Test("Contract: one owner's subscriptions made and ended from 4 threads at once: none is lost; once the owner is gone, a sweep ends them")
+  func concurrentSubscriptionsOfOneOwner() {
     let event = SharedEvent<Int>()
     let plain = SharedProperty(0)
     let kept = Guarded<[any Disposable]>([])
@@ -199,27 +199,27 @@ struct OwnerRecordTests {
       gone = WeakReference(owner)
     }
     #expect(gone?.object == nil, "the owner is gone")
-    #expect(plain.observerCount == 0, "the storage knows the owner: its registrations stop counting at once")
+    #expect(plain.observerCount == 0, "the storage knows the owner: its subscriptions stop counting at once")
     // The shared form is listed process-wide: registering as many again as the list holds
     // (and the smallest sweep size) makes it reach its sweep size, which sweeps it.
-    let list = BoundRegistrations.shared
+    let list = BoundSubscriptions.shared
     let filler = ObservableEvent<Int>()
     let fillerOwner = LongLivedOwner()
-    for _ in 0..<(list.count + BoundRegistrations.minimumSweepSize) {
+    for _ in 0..<(list.count + BoundSubscriptions.minimumSweepSize) {
       filler.map { $0 }.observe(with: fillerOwner) { _, _ in }
     }
-    #expect(event.observerCount == 0, "the sweep ended the dead owner's registrations")
+    #expect(event.observerCount == 0, "the sweep ended the dead owner's subscriptions")
     withExtendedLifetime((kept, fillerOwner)) {}
   }
 
-  @Test("Contract: when the list of bound registrations finds an owner gone, its registrations still running end")
-  func sweepEndsTheRegistrationsOfDeadOwners() {
+  @Test("Contract: when the list of bound subscriptions finds an owner gone, its subscriptions still running end")
+  func sweepEndsTheSubscriptionsOfDeadOwners() {
     let tracker = LifetimeTracker()
     let property = Property(0)
     let event = ObservableEvent<Int>()
     let shared = SharedEvent<Int>()
     // A list of its own, so that the test decides when it sweeps.
-    let list = BoundRegistrations()
+    let list = BoundSubscriptions()
     let survivor = LongLivedOwner()
     do {
       let owner = LongLivedOwner()
@@ -234,19 +234,19 @@ struct OwnerRecordTests {
       #expect(property.isObserved && shared.isObserved && event.isObserved)
     }
     let alive = shared.observe(with: survivor) { _, _ in }
-    for _ in 0..<BoundRegistrations.minimumSweepSize {
+    for _ in 0..<BoundSubscriptions.minimumSweepSize {
       list.add(owner: WeakReference(survivor), alive as AnyObject as! any AnyObject & Disposable)
     }
     #expect(!property.isObserved && !event.isObserved)
-    #expect(shared.observerCount == 1, "only the survivor's registration is left")
+    #expect(shared.observerCount == 1, "only the survivor's subscription is left")
     #expect(tracker.liveCount == 0, "every handler of the dead owner was released")
     // Three entries of the dead owner, then 64 of the survivor's: the sweep at 64 dropped
     // the three, and three more came after it.
-    #expect(list.count == BoundRegistrations.minimumSweepSize, "the dead owner's entries are gone: \(list.count)")
+    #expect(list.count == BoundSubscriptions.minimumSweepSize, "the dead owner's entries are gone: \(list.count)")
     alive.dispose()
   }
 
-  @Test("Contract: a dead owner's registration is swept by later owner-bound registrations on the same source, on every platform")
+  @Test("Contract: a dead owner's subscription is swept by later owner-bound subscriptions on the same source, on every platform")
   func deadOwnersAreSwept() {
     let tracker = LifetimeTracker()
     let event = ObservableEvent<Int>()
@@ -258,7 +258,7 @@ struct OwnerRecordTests {
     #expect(tracker.liveCount == 1, "nothing has noticed yet")
     let owners = (0..<8).map { _ in LongLivedOwner() }
     for owner in owners { event.observe(with: owner) { _, _ in } }
-    #expect(tracker.liveCount == 0, "the sweep ended the dead owner's registration")
+    #expect(tracker.liveCount == 0, "the sweep ended the dead owner's subscription")
     #expect(event.observerCount == 8)
     withExtendedLifetime(owners) {}
   }

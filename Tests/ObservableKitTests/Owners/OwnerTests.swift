@@ -53,7 +53,7 @@ struct OwnerTests {
       let captured = tracker.make()
       event.observe(with: screen) { _, _ in captured.touch() }
     }
-    event.notifyObservers(1)  // the next touch: removes the registration, releases the handler
+    event.notifyObservers(1)  // the next touch: removes the subscription, releases the handler
     #expect(tracker.liveCount == 0)
   }
 
@@ -104,7 +104,7 @@ struct OwnerTests {
     #expect(!event.isObserved, "the next value ended the upstream subscription")
   }
 
-  @Test("unsubscribe ends owner-bound property registrations too")
+  @Test("unsubscribe ends owner-bound property subscriptions too")
   func unsubscribeEndsOwnerBound() {
     let property = Property(0)
     let screen = Screen()

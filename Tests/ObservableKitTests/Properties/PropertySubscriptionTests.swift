@@ -78,7 +78,7 @@ struct PropertySubscriptionTests {
       #expect(!(type(of: token as Any) is AnyClass))
       token.dispose()
     }
-    // Owner-bound registrations too: the storage, not the token, holds the owner's link.
+    // Owner-bound subscriptions too: the storage, not the token, holds the owner's link.
     final class Owner {}
     let owner = Owner()
     let owned = property.observe(with: owner) { _, _ in }

@@ -42,8 +42,8 @@ struct PropertyTests {
     token.dispose()
   }
 
-  @Test("Contract: handlers run in registration order")
-  func registrationOrder() {
+  @Test("Contract: handlers run in subscription order")
+  func subscriptionOrder() {
     let property = Property(0)
     let order = ValueLog<String>()
     let a = property.observe { order.record("a\($0)") }
@@ -167,7 +167,7 @@ struct PropertyTests {
     #expect(weakController == nil, "subscribe does not retain the observer")
     port.value = 3
     #expect(calls.value == 1)
-    #expect(port.observerCount == 0, "the dead registration is removed at the next set")
+    #expect(port.observerCount == 0, "the dead subscription is removed at the next set")
   }
 
   @Test("unsubscribe of an object that never subscribed does nothing")
@@ -183,7 +183,7 @@ struct PropertyTests {
     port.unsubscribe(member)
   }
 
-  @Test("the token returned by subscribe ends that registration only")
+  @Test("the token returned by subscribe ends that subscription only")
   func subscribeToken() {
     final class Controller {}
     let port = Property(1)

@@ -391,8 +391,8 @@ struct PropertyWrapperTests {
     token.dispose()
   }
 
-  @Test("Contract: propertyChanges runs in the set property's registration order")
-  func propertyChangesRegistrationOrder() {
+  @Test("Contract: propertyChanges runs in the set property's subscription order")
+  func propertyChangesSubscriptionOrder() {
     let game = Game()
     let order = ValueLog<String>()
     let before = game.$score.observeChanges { order.record("before \($0)") }
@@ -447,7 +447,7 @@ struct PropertyWrapperTests {
     _ = changes
   }
 
-  @Test("Contract: propertyChanges costs nothing until observed; disposing ends every registration")
+  @Test("Contract: propertyChanges costs nothing until observed; disposing ends every subscription")
   func propertyChangesCostsNothingUntilObserved() {
     let game = Game()
     let counts = { [game.$score.observerCount, game.$name.observerCount, game.$frames.observerCount, game.level.observerCount] }
@@ -455,12 +455,12 @@ struct PropertyWrapperTests {
     #expect(counts() == [0, 0, 0, 0], "reading the event registers nothing")
     game.score = 1
     let first = changes.observe { _ in }
-    #expect(counts() == [1, 1, 1, 1], "one registration per property")
+    #expect(counts() == [1, 1, 1, 1], "one subscription per property")
     let heard = ValueLog<String>()
     let second = game.propertyChanges.observe(heard.handler)
     #expect(counts() == [2, 2, 2, 2])
     first.dispose()
-    #expect(counts() == [1, 1, 1, 1], "disposing one subscription ends its registration on every property")
+    #expect(counts() == [1, 1, 1, 1], "disposing one subscription ends its subscription on every property")
     second.dispose()
     #expect(counts() == [0, 0, 0, 0])
     game.score = 2

@@ -29,7 +29,7 @@ enum FamilySource: Int, CaseIterable, CustomStringConvertible {
   var isProperty: Bool { self == .property || self == .sharedProperty }
   var isHub: Bool { self == .hub || self == .sharedHub }
   var isShared: Bool { self == .sharedEvent || self == .sharedProperty || self == .sharedHub }
-  /// Whether an owner-bound registration stops counting the moment its owner has gone
+  /// Whether an owner-bound subscription stops counting the moment its owner has gone
   /// (the storage knows the owner); otherwise it counts until the next value reaching it
   /// ends it.
   var ownerCountsAtOnce: Bool { self != .sharedEvent && self != .sharedHub }
@@ -179,7 +179,7 @@ final class FamilyModel {
 
   func isLive(_ s: Subscription) -> Bool { !s.ended && isCurrent(s) && ownerAlive(s) }
 
-  /// What `observerCount` counts: a registration whose owner has gone still counts on the
+  /// What `observerCount` counts: a subscription whose owner has gone still counts on the
   /// sources whose storage does not know the owner, until a value reaching it ends it.
   func isCounted(_ s: Subscription) -> Bool {
     !s.ended && isCurrent(s) && (ownerAlive(s) || !s.source.ownerCountsAtOnce)
@@ -196,10 +196,10 @@ final class FamilyModel {
     subscriptions.filter { $0.source == source && isCounted($0) }.count
   }
 
-  /// The fewest registrations `observerCount` may report: a dead owner's registration that
+  /// The fewest subscriptions `observerCount` may report: a dead owner's subscription that
   /// `count` still counts may also have been ended already, by a sweep of dead owners (the
   /// process-wide list of `OwnerLifetime`, or the storage's), which runs as owner-bound
-  /// registrations are added; when it does is not the model's to know.
+  /// subscriptions are added; when it does is not the model's to know.
   func minimumCount(_ source: FamilySource) -> Int {
     subscriptions.filter { $0.source == source && isLive($0) }.count
   }
@@ -254,7 +254,7 @@ final class FamilyModel {
       // A hub's sender filter runs before anything else of the subscription.
       if let filter = s.filter, filter != sender { continue }
       guard ownerAlive(s) else {
-        s.ended = true  // the value that finds the owner gone ends the registration
+        s.ended = true  // the value that finds the owner gone ends the subscription
         continue
       }
       if source.isProperty {
@@ -431,7 +431,7 @@ final class FamilySystem: @unchecked Sendable {
   }
 
   func unsubscribe(_ source: FamilySource, owner: Int) {
-    // A released owner cannot be named any more; its registrations have ended anyway.
+    // A released owner cannot be named any more; its subscriptions have ended anyway.
     guard let object = owners[owner] else { return }
     switch source {
     case .property: property.unsubscribe(object)

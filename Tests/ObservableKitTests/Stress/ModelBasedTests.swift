@@ -6,7 +6,7 @@ import TestSupport
 
 // A seeded random walk over the public API, checked after every step against a reference
 // model written for clarity, not speed. The model is the Contracts article in code:
-// registration order, snapshot passes, FIFO queues for same-thread re-entrancy, the
+// subscription order, snapshot passes, FIFO queues for same-thread re-entrancy, the
 // version gate of property subscribers, owners, bags.
 //
 // Replay a failure with OBSERVABLEKIT_MODEL_SEED=<seed> swift test --filter ModelBased
@@ -96,7 +96,7 @@ final class Model {
     }
   }
 
-  var subscriptions: [Subscription] = []  // registration order
+  var subscriptions: [Subscription] = []  // subscription order
   private var nextID = 0
   var ownersAlive: [Bool] = []
   var bag: [Int] = []
@@ -112,7 +112,7 @@ final class Model {
   var eventObservers: Int { subscriptions.filter { $0.kind == .event && isLive($0) }.count }
   var propertyObservers: Int { subscriptions.filter { $0.kind != .event && isLive($0) }.count }
 
-  // Registration
+  // Subscription
 
   @discardableResult
   func observe(_ kind: Kind, _ reaction: Reaction, owner: Int? = nil) -> Subscription {

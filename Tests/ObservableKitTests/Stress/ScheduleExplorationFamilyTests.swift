@@ -56,7 +56,7 @@ struct ScheduleExplorationFamilyTests {
           !lines.drop { $0 != "owner deinit" }.contains { $0.hasPrefix("call") },
           "a call after the owner's deinit began: \(trace)")
         #expect(lines.filter { $0 == "call 1" }.count <= 1 && lines.filter { $0 == "call 2" }.count <= 1)
-        #expect(state.property.observerCount == 0, "the dead owner's registration still counts: \(trace)")
+        #expect(state.property.observerCount == 0, "the dead owner's subscription still counts: \(trace)")
         #expect(state.token.value?.isDisposed == true, "counting found the owner gone but left the delivery open: \(trace)")
       }
     )

@@ -11,7 +11,7 @@ import TestSupport
 struct ScheduleExplorationStreamsTests {
   typealias Log = ScheduleExplorationTests.Log
 
-  @Test("Replay while values are notified: a registration with replay: 2 racing two notifications from two threads (3 operations, every interleaving); no gap, no duplicate, the replay first")
+  @Test("Replay while values are notified: a subscription with replay: 2 racing two notifications from two threads (3 operations, every interleaving); no gap, no duplicate, the replay first")
   func replayWhileNotified() {
     struct State {
       let event = SharedEvent<Int>(replay: 2)
@@ -41,7 +41,7 @@ struct ScheduleExplorationStreamsTests {
         #expect(replayed == replayed.sorted() && values.prefix(replayed.count).elementsEqual(replayed),
                 "a replayed value after a live one: \(values) \(trace)")
         #expect(values.count <= 4)
-        // The replay plus the live values: the last two notified before the registration.
+        // The replay plus the live values: the last two notified before the subscription.
         #expect(values.count >= 3 || values == [3, 4] || values == [4, 3], "a gap: \(values) \(trace)")
         state.token.value?.dispose()
       }
@@ -84,8 +84,8 @@ struct ScheduleExplorationStreamsTests {
       ],
       check: { state, trace in
         if state.event.isFinished {
-          #expect(state.event.observerCount == 0, "a registration survived the end: \(trace)")
-          #expect(state.late.value?.isDisposed == true, "the late registration is not ended: \(trace)")
+          #expect(state.event.observerCount == 0, "a subscription survived the end: \(trace)")
+          #expect(state.late.value?.isDisposed == true, "the late subscription is not ended: \(trace)")
         } else {
           // The stop won: the end of a stopped iteration is not the sequence's end, and the
           // late observer, the only one left, restarted it.
@@ -97,7 +97,7 @@ struct ScheduleExplorationStreamsTests {
       }
     )
     print("explored \(report.schedules) schedules of up to \(report.longestSchedule) points: \(#function)")
-    #expect(report.pointsSeen.contains("source: the end recorded; ending the registrations outside the lock"))
+    #expect(report.pointsSeen.contains("source: the end recorded; ending the subscriptions outside the lock"))
     #expect(report.pointsSeen.contains("source: registered; counting the observer"))
   }
 

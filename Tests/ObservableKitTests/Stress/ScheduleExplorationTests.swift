@@ -105,11 +105,11 @@ struct ScheduleExplorationTests {
         }
         #expect(!lines.contains { ["call 0", "call 6"].contains($0) })
         let calls = lines.filter { $0.hasPrefix("call") }.map { Int($0.dropFirst(5))! }
-        #expect(calls == calls.sorted(), "registration order: \(trace)")
+        #expect(calls == calls.sorted(), "subscription order: \(trace)")
       }
     )
     print("explored \(report.schedules) schedules of up to \(report.longestSchedule) points: \(#function)")
-    #expect(report.pointsSeen.contains("pass: a registration ended; taking a fresh snapshot"))
+    #expect(report.pointsSeen.contains("pass: a subscription ended; taking a fresh snapshot"))
     #expect(report.schedules >= 10)
   }
 
@@ -194,19 +194,19 @@ struct ScheduleExplorationTests {
     #expect(report.pointsSeen.contains("frame: draining the notifications queued during the pass"))
   }
 
-  @Test("Bound registrations: an add that sweeps racing another add (2 operations, every interleaving) loses no registration")
-  func boundRegistrationsSweep() {
+  @Test("Bound subscriptions: an add that sweeps racing another add (2 operations, every interleaving) loses no subscription")
+  func boundSubscriptionsSweep() {
     final class Owner: Sendable {}
     struct State {
       let property = Property(0)
-      let list = BoundRegistrations()
+      let list = BoundSubscriptions()
       let owner = Owner()
-      // The registrations the source would keep alive (the list holds them weakly).
+      // The subscriptions the source would keep alive (the list holds them weakly).
       let kept = Guarded<[DisposableSlot]>([])
 
-      /// A registration object on the property, as `OwnerBinding` makes (without listing it
+      /// A subscription object on the property, as `OwnerBinding` makes (without listing it
       /// in the process-wide list, which would make the schedule depend on other tests).
-      func registration() -> DisposableSlot {
+      func subscription() -> DisposableSlot {
         let slot = DisposableSlot()
         slot.fill(property.observe { _ in })
         return slot
@@ -215,9 +215,9 @@ struct ScheduleExplorationTests {
     let report = ScheduleExplorer.explore(
       setUp: {
         let state = State()
-        // Ended registrations, one short of the sweep size: the next add sweeps.
-        for _ in 0..<(BoundRegistrations.minimumSweepSize - 1) {
-          let slot = state.registration()
+        // Ended subscriptions, one short of the sweep size: the next add sweeps.
+        for _ in 0..<(BoundSubscriptions.minimumSweepSize - 1) {
+          let slot = state.subscription()
           slot.dispose()
           state.list.add(owner: WeakReference(state.owner), slot)
         }
@@ -225,24 +225,24 @@ struct ScheduleExplorationTests {
       },
       operations: [
         { state in
-          let slot = state.registration()
+          let slot = state.subscription()
           state.kept.withLock { $0.append(slot) }
           state.list.add(owner: WeakReference(state.owner), slot)
         },
         { state in
-          let slot = state.registration()
+          let slot = state.subscription()
           state.kept.withLock { $0.append(slot) }
           state.list.add(owner: WeakReference(state.owner), slot)
         },
       ],
       check: { state, trace in
         #expect(state.property.observerCount == 2)
-        #expect(state.list.count == 2, "the list lost a live registration or kept an ended one: \(trace)")
+        #expect(state.list.count == 2, "the list lost a live subscription or kept an ended one: \(trace)")
         state.kept.value.forEach { $0.dispose() }
       }
     )
     print("explored \(report.schedules) schedules of up to \(report.longestSchedule) points: \(#function)")
-    #expect(report.pointsSeen.contains("bound registrations: sweeping a copy outside the lock"))
+    #expect(report.pointsSeen.contains("bound subscriptions: sweeping a copy outside the lock"))
   }
 
   @Test("Owners: a storage's sweep of dead owners racing an owner-bound add and a dispose (3 operations, every interleaving)")
@@ -256,7 +256,7 @@ struct ScheduleExplorationTests {
     let report = ScheduleExplorer.explore(
       setUp: {
         let state = State()
-        // Six dead owners' registrations and one live one: an owner-bound add reaches eight
+        // Six dead owners' subscriptions and one live one: an owner-bound add reaches eight
         // links, which sweeps, whichever order the operations run in.
         for _ in 0..<6 { state.event.observe(with: Owner()) { _, _ in } }
         state.tokens.value = [state.event.observe(with: state.live) { _, _ in }]
@@ -274,7 +274,7 @@ struct ScheduleExplorationTests {
         { state in state.tokens.withLock { $0[0] }.dispose() },
       ],
       check: { state, trace in
-        #expect(state.event.observerCount == 2, "the live owner's registrations stay: \(trace)")
+        #expect(state.event.observerCount == 2, "the live owner's subscriptions stay: \(trace)")
         let held = state.event.storage.withLock { $0.owners?.bag.liveCount ?? 0 }
         #expect(held == 2, "dead owners' links are gone, live ones kept: \(held), \(trace)")
         state.tokens.value.forEach { $0.dispose() }
@@ -312,7 +312,7 @@ struct ScheduleExplorationTests {
         },
       ],
       check: { state, trace in
-        #expect(state.counts.value == [1, 1], "a dead owner's registration never counts: \(trace)")
+        #expect(state.counts.value == [1, 1], "a dead owner's subscription never counts: \(trace)")
         #expect(state.event.observerCount == 1)
         state.token.value?.dispose()
       }

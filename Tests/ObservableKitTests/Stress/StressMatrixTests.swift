@@ -175,7 +175,7 @@ struct CoreStressMatrixTests {
     #expect(leftOver.value == 0, "every entry, added before or after dispose, ended")
   }
 
-  @Test("Owner pruning against concurrent passes: dead owners' registrations pruned by counts while others notify")
+  @Test("Owner pruning against concurrent passes: dead owners' subscriptions pruned by counts while others notify")
   func ownerPruningAgainstPasses() {
     final class Owner: Sendable {}
     nonisolated(unsafe) let event = ObservableEvent<Int>()
@@ -204,7 +204,7 @@ struct CoreStressMatrixTests {
     }
     #expect(stable.value == notifies.value)
     #expect(badCounts.value == 0)
-    #expect(event.observerCount == 1, "every dead owner's registration was pruned")
+    #expect(event.observerCount == 1, "every dead owner's subscription was pruned")
     token.dispose()
   }
 

@@ -47,7 +47,7 @@ struct ConcurrencyTests {
     #expect(failures.value == [])
     // Every pass of type Ping called every stable observer exactly once.
     #expect(stable.map(\.count) == Array(repeating: Self.threads * Self.rounds, count: stable.count))
-    #expect(census(observable) == .init(observers: stable.count, keys: 0, registrations: stable.count))
+    #expect(census(observable) == .init(observers: stable.count, keys: 0, subscriptions: stable.count))
   }
 
   @Test("Concurrent adds are never lost", arguments: Family.allCases)
@@ -144,6 +144,6 @@ struct ConcurrencyTests {
 
     #expect(failures.value == [])
     #expect(stable.count == Self.threads * Self.rounds)
-    #expect(census(observable) == .init(observers: 1, keys: 5, registrations: 6))
+    #expect(census(observable) == .init(observers: 1, keys: 5, subscriptions: 6))
   }
 }

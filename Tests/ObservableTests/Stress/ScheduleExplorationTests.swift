@@ -35,7 +35,7 @@ struct RegistryScheduleExplorationTests {
       check: { state, trace in
         #expect(state.survivor.count == 2, "each pass reaches the survivor once: \(trace)")
         #expect(state.newcomer.count <= 2)
-        #expect(census(state.observable) == .init(observers: 2, keys: 0, registrations: 2), "\(trace)")
+        #expect(census(state.observable) == .init(observers: 2, keys: 0, subscriptions: 2), "\(trace)")
         var reached = 0
         state.observable.withObservers { (_: Ping) in reached += 1 }
         #expect(reached == 2, "the survivor and the newcomer stay registered: \(trace)")
@@ -72,7 +72,7 @@ struct RegistryScheduleExplorationTests {
       ],
       check: { state, trace in
         #expect(state.survivor.count == 2, "the keyed pass and the plain pass reach the survivor: \(trace)")
-        #expect(census(state.observable) == .init(observers: 1, keys: 1, registrations: 2), "\(trace)")
+        #expect(census(state.observable) == .init(observers: 1, keys: 1, subscriptions: 2), "\(trace)")
       }
     )
     print("explored \(report.schedules) schedules of up to \(report.longestSchedule) points: keyed observer list \(family)")

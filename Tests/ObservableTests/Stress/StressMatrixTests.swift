@@ -92,7 +92,7 @@ struct CompatStressMatrixTests {
     }
     #expect(survivor.count == passes.value, "the survivor heard every pass exactly once")
     observable.withObservers { (_: Ping) in }
-    #expect(census(observable) == .init(observers: 1, keys: 0, registrations: 1), "every dead observer pruned")
+    #expect(census(observable) == .init(observers: 1, keys: 0, subscriptions: 1), "every dead observer pruned")
   }
 
   @Test("ObservableThreadSafeClass: passes, add/remove from 8 threads; exact and linearizable")
@@ -135,7 +135,7 @@ struct CompatStressMatrixTests {
     for counter in stable { #expect(counter.count == passes.value) }
     #expect(violations.value == 0, "a keyed add or remove was not linearizable")
     let remaining = census(observable)
-    #expect(remaining.observers == stable.count && remaining.keys == keys.count, "registrations leaked: \(remaining)")
+    #expect(remaining.observers == stable.count && remaining.keys == keys.count, "subscriptions leaked: \(remaining)")
   }
 
   @Test("ObservableThread: its own passes while 8 threads pass, add and remove; exact and linearizable")

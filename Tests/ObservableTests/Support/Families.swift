@@ -58,18 +58,18 @@ enum KeyedFamily: String, CaseIterable, Sendable, CustomTestStringConvertible {
 struct Census: Equatable, CustomStringConvertible {
   /// Observers registered plainly or for a key, once each.
   var observers: Int
-  /// Keys with at least one registration.
+  /// Keys with at least one subscription.
   var keys: Int
   /// One per observer plus one per (key, observer).
-  var registrations: Int
+  var subscriptions: Int
 
-  init(observers: Int, keys: Int, registrations: Int) {
+  init(observers: Int, keys: Int, subscriptions: Int) {
     self.observers = observers
     self.keys = keys
-    self.registrations = registrations
+    self.subscriptions = subscriptions
   }
 
-  var description: String { "observers: \(observers), keys: \(keys), registrations: \(registrations)" }
+  var description: String { "observers: \(observers), keys: \(keys), subscriptions: \(subscriptions)" }
 }
 
 /// What the observer list of `observable` holds; every class of the module is an
@@ -79,6 +79,6 @@ func census(_ observable: any Observable) -> Census {
   return Census(
     observers: list.storedMemberCount,
     keys: list.storedKeyCount,
-    registrations: list.storedMemberCount + list.storedKeyedRegistrationCount
+    subscriptions: list.storedMemberCount + list.storedKeyedSubscriptionCount
   )
 }

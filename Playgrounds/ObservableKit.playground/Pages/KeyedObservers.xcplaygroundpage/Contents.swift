@@ -97,7 +97,7 @@ example("The overloads, and the order of a key's observers") {
 
 /*:
  Keyed observers are observers of the object too: `withObservers` reaches each of them once,
- however many keys it has. `removeObserver` ends all of an observer's registrations;
+ however many keys it has. `removeObserver` ends all of an observer's subscriptions;
  `removeKeyedObserver` ends one key's.
  */
 example("Keyed observers are observers") {

@@ -23,7 +23,7 @@ example("observe: the current value at once, then every set") {
 /*:
  `subscribe(_:block:)` is the spelling of the classic `Observable<T>` blog post: the block
  receives the new and the old value, it is not called with the current value, and it is
- bound to an observer object, held weakly. `unsubscribe` ends every registration of that
+ bound to an observer object, held weakly. `unsubscribe` ends every subscription of that
  object. `<~` sets the value.
  */
 final class PortField {}
@@ -41,7 +41,7 @@ example("subscribe, unsubscribe and <~") {
   print("observers:", port.observerCount)
 }
 
-//: A registration made with `subscribe` ends when its observer deinitializes.
+//: A subscription made with `subscribe` ends when its observer deinitializes.
 example("subscribe lasts as long as the observer") {
   let volume = Property(5)
   withExtendedLifetime(PortField()) { observer in

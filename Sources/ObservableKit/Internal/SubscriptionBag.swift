@@ -1,8 +1,8 @@
-/// One entry of a ``RegistrationBag``: a registration's id, which is its place in the order,
-/// and its payload, nil once the registration ended (a tombstone until the next compaction).
+/// One entry of a ``SubscriptionBag``: a subscription's id, which is its place in the order,
+/// and its payload, nil once the subscription ended (a tombstone until the next compaction).
 ///
-/// Each engine declares its own entry type (`ObserverEntry`, `WeakRegistration`), so that
-/// its array's elements have a layout the compiler knows. A generic `Registration<Payload>`
+/// Each engine declares its own entry type (`ObserverEntry`, `WeakSubscription`), so that
+/// its array's elements have a layout the compiler knows. A generic `Subscription<Payload>`
 /// holding `Payload?` was measured: releasing or compacting its array went through value
 /// witnesses that ask the payload's metadata for the `nil` case, on every churn (S3a churn
 /// in count-instructions.sh shows the difference).
@@ -14,8 +14,8 @@ package protocol BagEntry {
   var payload: Payload? { get set }
 }
 
-/// The ordered registration bag of both engines: `ObserverStorage` keeps a handler per
-/// registration in one, a weak observer list a weak reference per observer (one bag per
+/// The ordered subscription bag of both engines: `ObserverStorage` keeps a handler per
+/// subscription in one, a weak observer list a weak reference per observer (one bag per
 /// list). It holds the order, the id search, the tombstones and their compaction; its owner
 /// holds the lock, hands out the ids and runs passes over it (`ObserverListLock+Pass.swift`).
 ///
@@ -34,25 +34,25 @@ package protocol BagEntry {
 /// protocol, would be converted, and every add and call would go through a reabstraction
 /// thunk, which allocates.
 @usableFromInline
-package struct RegistrationBag<Entry: BagEntry> {
-  /// Live entries and tombstones, in registration order. A pass takes this buffer by reference.
+package struct SubscriptionBag<Entry: BagEntry> {
+  /// Live entries and tombstones, in subscription order. A pass takes this buffer by reference.
   @usableFromInline package private(set) var entries: ContiguousArray<Entry> = []
   @usableFromInline private(set) var tombstones = 0
 
   @inlinable
   package init() {}
 
-  /// The number of live registrations.
+  /// The number of live subscriptions.
   @inlinable package var liveCount: Int { entries.count - tombstones }
 
-  /// Appends a registration; `id` must exceed every id in the bag.
+  /// Appends a subscription; `id` must exceed every id in the bag.
   @inlinable
   package mutating func append(_ payload: consuming Entry.Payload, id: UInt64) {
-    assert(entries.last.map { $0.id < id } ?? true, "registration ids must ascend")
+    assert(entries.last.map { $0.id < id } ?? true, "subscription ids must ascend")
     entries.append(Entry(id: id, payload: payload))
   }
 
-  /// The index of registration `id`, live or a tombstone; nil if it was compacted away or
+  /// The index of subscription `id`, live or a tombstone; nil if it was compacted away or
   /// never was.
   @inlinable
   package func index(of id: UInt64) -> Int? {
@@ -60,13 +60,13 @@ package struct RegistrationBag<Entry: BagEntry> {
     return index < entries.count && entries[index].id == id ? index : nil
   }
 
-  /// The payload of registration `id`, nil once it ended.
+  /// The payload of subscription `id`, nil once it ended.
   @inlinable
   package func payload(of id: UInt64) -> Entry.Payload? {
     index(of: id).flatMap { entries[$0].payload }
   }
 
-  /// Ends registration `id` and returns its payload, which the caller releases after the
+  /// Ends subscription `id` and returns its payload, which the caller releases after the
   /// lock; nil if it had ended. Leaves a tombstone, and compacts once they are half.
   @inlinable
   package mutating func remove(_ id: UInt64) -> Entry.Payload? {
@@ -81,7 +81,7 @@ package struct RegistrationBag<Entry: BagEntry> {
     return payload
   }
 
-  /// Ends every registration; returns the entries, for the caller to release after the lock.
+  /// Ends every subscription; returns the entries, for the caller to release after the lock.
   @inlinable
   package mutating func removeAll() -> ContiguousArray<Entry> {
     // Swapped out, not copied: a copy retains the buffer once more (measured in the
@@ -100,7 +100,7 @@ extension RandomAccessCollection where Index == Int {
   /// Ids are handed out in sequence and removed at random, so they are spread evenly over
   /// their range: a probe where `id` would sit if they were (interpolation) usually lands on
   /// it or next to it, which keeps removal O(1) and touches one or two cache lines however
-  /// many registrations there are. Interpolation and bisection alternate, so the worst case,
+  /// many subscriptions there are. Interpolation and bisection alternate, so the worst case,
   /// uneven ids (a weak table's lists share one counter), stays O(log n).
   @inlinable
   func lowerBound(of id: UInt64, by elementID: (Element) -> UInt64) -> Int {

@@ -3,16 +3,16 @@ import ObservableKit
 import Testing
 
 /// What one `addObserver` costs in the observer list (read with the list's package
-/// counters): an unkeyed class holds a plain list, one registration per observer.
-@Suite("Registrations per addObserver")
-struct RegistrationCountTests {
+/// counters): an unkeyed class holds a plain list, one subscription per observer.
+@Suite("Subscriptions per addObserver")
+struct SubscriptionCountTests {
   /// Entries written in every list of `observable`'s observer list.
   func storedEntries(_ observable: any Observable) -> Int {
     ((observable as! ObservableClass).observerList as! any StoredObserverCounts).storedEntryCount
   }
 
-  @Test("An unkeyed class writes one registration per addObserver", arguments: Family.base)
-  func oneRegistrationPerAdd(_ family: Family) {
+  @Test("An unkeyed class writes one subscription per addObserver", arguments: Family.base)
+  func oneSubscriptionPerAdd(_ family: Family) {
     let observable = family.make()
     let observers = (0..<5).map { _ in Counter() }
     for observer in observers { observable.addObserver(observer) }
@@ -26,12 +26,12 @@ struct RegistrationCountTests {
     withExtendedLifetime(observers) {}
   }
 
-  @Test("A keyed class writes the member and the keyless registration, and one per key")
-  func keyedRegistrations() {
+  @Test("A keyed class writes the member and the keyless subscription, and one per key")
+  func keyedSubscriptions() {
     let observable = KeyedFamily.plain.make()
     let observer = Counter()
     observable.addObserver(observer)
-    #expect(storedEntries(observable) == 2, "the member and its keyless registration")
+    #expect(storedEntries(observable) == 2, "the member and its keyless subscription")
     observable.addKeyedObserver(keys: ["A", "B"], observer)
     #expect(storedEntries(observable) == 4)
     withExtendedLifetime(observer) {}

@@ -3,10 +3,10 @@ import Testing
 
 @testable import ObservableKit
 
-/// The registration bag that events, properties and the weak observer lists share: random
+/// The subscription bag that events, properties and the weak observer lists share: random
 /// appends and removals against a plain model of it.
-@Suite("Registration bag")
-struct RegistrationBagTests {
+@Suite("Subscription bag")
+struct SubscriptionBagTests {
   struct Entry<Payload>: BagEntry {
     let id: UInt64
     var payload: Payload?
@@ -20,7 +20,7 @@ struct RegistrationBagTests {
   @Test("Random appends and removals: the bag answers as a plain list of live ids would, in order")
   func matchesModel() {
     var generator = SeededRandom(seed: 22)
-    var bag = RegistrationBag<Entry<Int>>()
+    var bag = SubscriptionBag<Entry<Int>>()
     var live: [UInt64] = []
     var ended: Set<UInt64> = []
     var nextID: UInt64 = 1
@@ -41,7 +41,7 @@ struct RegistrationBagTests {
       }
       #expect(bag.liveCount == live.count)
     }
-    #expect(bag.entries.compactMap(\.payload).map(UInt64.init) == live, "live payloads in registration order")
+    #expect(bag.entries.compactMap(\.payload).map(UInt64.init) == live, "live payloads in subscription order")
     #expect(bag.entries.map(\.id) == bag.entries.map(\.id).sorted())
     #expect(live.allSatisfy { bag.payload(of: $0) == Int($0) })
     #expect(ended.allSatisfy { bag.payload(of: $0) == nil })
@@ -51,7 +51,7 @@ struct RegistrationBagTests {
 
   @Test("Compaction waits for 8 tombstones that are at least half of the entries")
   func compactionThreshold() {
-    var bag = RegistrationBag<Entry<String>>()
+    var bag = SubscriptionBag<Entry<String>>()
     for id in 1...20 as ClosedRange<UInt64> { bag.append("\(id)", id: id) }
     for id in 1...9 as ClosedRange<UInt64> { _ = bag.remove(id) }
     #expect(bag.entries.count == 20, "9 tombstones of 20: kept")
