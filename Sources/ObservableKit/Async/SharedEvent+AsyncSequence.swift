@@ -92,7 +92,7 @@ extension SharedEvent {
 
   /// Registers `handler` to hear how the async sequence this event delivers ended: once,
   /// when it ends, or at once if it has ended already. The handler keeps the isolation of
-  /// the caller, as for ``SharedEventSource/observe(_:)``.
+  /// the caller, as for ``SharedEventSource/observe(_:fileID:line:)``.
   ///
   /// The end comes after every value: a handler that runs on the notifying thread has heard
   /// the last value before the end is announced. An event not made from a sequence never

@@ -201,12 +201,17 @@ struct OwnerRecordTests {
     #expect(gone?.object == nil, "the owner is gone")
     #expect(plain.observerCount == 0, "the storage knows the owner: its subscriptions stop counting at once")
     // The shared form is listed process-wide: registering as many again as the list holds
-    // (and the smallest sweep size) makes it reach its sweep size, which sweeps it.
+    // (and the smallest sweep size) makes it reach its sweep size, which sweeps it. Other
+    // tests share the list and may be sweeping it at that moment (one sweep runs at a time,
+    // over the links it copied when it began), so a round that finds a sweep running is
+    // followed by another; a bounded number of rounds, not a wait.
     let list = BoundSubscriptions.shared
     let filler = ObservableEvent<Int>()
     let fillerOwner = LongLivedOwner()
-    for _ in 0..<(list.count + BoundSubscriptions.minimumSweepSize) {
-      filler.map { $0 }.observe(with: fillerOwner) { _, _ in }
+    for _ in 0..<8 where event.observerCount != 0 {
+      for _ in 0..<(list.count + BoundSubscriptions.minimumSweepSize) {
+        filler.map { $0 }.observe(with: fillerOwner) { _, _ in }
+      }
     }
     #expect(event.observerCount == 0, "the sweep ended the dead owner's subscriptions")
     withExtendedLifetime((kept, fillerOwner)) {}
