@@ -80,7 +80,7 @@ public final class ObservableEvent<T>: EventSource {
   /// - Returns: A disposable that ends this subscription. Dropping it does not end it.
   @inlinable @_disfavoredOverload
   public func observe(_ handler: @escaping (T) -> Void) -> any Disposable {
-    if let replay { return InlineSubscription(storage: storage, id: replay.register(on: storage, handler)) }
+    if let replay { return InlineSubscription(storage: storage, id: registerReplaying(replay, handler)) }
     return InlineSubscription(storage: storage, id: storage.add(handler))
   }
 
@@ -93,7 +93,7 @@ public final class ObservableEvent<T>: EventSource {
   ) -> any Disposable {
     let subscription: any Disposable =
       if let replay {
-        InlineSubscription(storage: storage, id: replay.register(on: storage, handler))
+        InlineSubscription(storage: storage, id: registerReplaying(replay, handler))
       } else {
         InlineSubscription(storage: storage, id: storage.add(handler))
       }
@@ -125,9 +125,23 @@ public final class ObservableEvent<T>: EventSource {
     // counting in `observerCount` at once, and the storage, not a record of the owner,
     // holds the link (see `OwnerLink`).
     if let replay {
-      return InlineSubscription(storage: storage, id: replay.register(on: storage, owner: owner, handler))
+      return InlineSubscription(storage: storage, id: registerReplaying(replay, owner: owner, handler))
     }
     return InlineSubscription(storage: storage, id: storage.add(owner: owner, handler))
+  }
+
+  /// A replaying event's subscriptions, out of line (specialized in the client, not inlined)
+  /// so that a plain event's `observe` does not carry the replay's code.
+  @inlinable @inline(never)
+  func registerReplaying(_ replay: EventReplay<T>, _ handler: @escaping (T) -> Void) -> UInt64 {
+    replay.register(on: storage, handler)
+  }
+
+  @inlinable @inline(never)
+  func registerReplaying<Owner: AnyObject>(
+    _ replay: EventReplay<T>, owner: Owner, _ handler: @escaping (Owner, T) -> Void
+  ) -> UInt64 {
+    replay.register(on: storage, owner: owner, handler)
   }
 
   /// Calls every registered handler with `value`, in subscription order, on this thread.
