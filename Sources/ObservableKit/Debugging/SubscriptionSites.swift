@@ -22,6 +22,16 @@ package enum SubscriptionSites {
     #endif
   }
 
+  /// `subscription`, reported as made at `fileID:line` in a debug build (see
+  /// ``made(_:_:_:)``): what every entry point that takes a call site returns.
+  @inlinable
+  package static func named(_ subscription: any Disposable, _ fileID: StaticString, _ line: UInt) -> any Disposable {
+    #if DEBUG
+    made(subscription, fileID, line)
+    #endif
+    return subscription
+  }
+
   /// Whether `fileID` names a file of the package's libraries (`Module/File.swift`).
   package static func isLibraryFile(_ fileID: StaticString) -> Bool {
     let path = fileID.description

@@ -91,16 +91,8 @@ public final class ObservableEvent<T>: EventSource {
   public func observe(
     _ handler: @escaping (T) -> Void, fileID: StaticString = #fileID, line: UInt = #line
   ) -> any Disposable {
-    let subscription: any Disposable =
-      if let replay {
-        InlineSubscription(storage: storage, id: registerReplaying(replay, handler))
-      } else {
-        InlineSubscription(storage: storage, id: storage.add(handler))
-      }
-    #if DEBUG
-    SubscriptionSites.made(subscription, fileID, line)
-    #endif
-    return subscription
+    let id = if let replay { registerReplaying(replay, handler) } else { storage.add(handler) }
+    return SubscriptionSites.named(InlineSubscription(storage: storage, id: id), fileID, line)
   }
 
   /// Registers `handler` for as long as `owner` is alive, passing the owner in, so the

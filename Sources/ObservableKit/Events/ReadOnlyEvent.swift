@@ -39,11 +39,7 @@ public struct ReadOnlyEvent<Value>: EventSource {
   public func observe(
     _ handler: @escaping (Value) -> Void, fileID: StaticString = #fileID, line: UInt = #line
   ) -> any Disposable {
-    let subscription = subscribe(handler)
-    #if DEBUG
-    SubscriptionSites.made(subscription, fileID, line)
-    #endif
-    return subscription
+    SubscriptionSites.named(subscribe(handler), fileID, line)
   }
 }
 

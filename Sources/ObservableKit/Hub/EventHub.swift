@@ -116,11 +116,7 @@ public final class EventHub {
     fileID: StaticString = #fileID,
     line: UInt = #line
   ) -> any Disposable {
-    let subscription = register(message.channelKey, HubSenderFilter(sender), handler)
-    #if DEBUG
-    SubscriptionSites.made(subscription, fileID, line)
-    #endif
-    return subscription
+    SubscriptionSites.named(register(message.channelKey, HubSenderFilter(sender), handler), fileID, line)
   }
 
   /// Registers `handler` for as long as `owner` is alive, passing the owner in, so the

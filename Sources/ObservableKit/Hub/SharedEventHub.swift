@@ -115,11 +115,7 @@ public final class SharedEventHub: @unchecked Sendable {
     fileID: StaticString = #fileID,
     line: UInt = #line
   ) -> any Disposable {
-    let subscription = hub.register(message.sharedChannelKey, HubSenderFilter(sender), handler)
-    #if DEBUG
-    SubscriptionSites.made(subscription, fileID, line)
-    #endif
-    return subscription
+    SubscriptionSites.named(hub.register(message.sharedChannelKey, HubSenderFilter(sender), handler), fileID, line)
   }
 
   /// Registers `handler` for as long as `owner` is alive, passing the owner in; the handler

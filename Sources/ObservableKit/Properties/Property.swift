@@ -184,11 +184,7 @@ public final class Property<T>: PropertySource {
   public func observe(
     _ handler: @escaping (T) -> Void, fileID: StaticString = #fileID, line: UInt = #line
   ) -> any Disposable {
-    let subscription = register(replay: true, handler)
-    #if DEBUG
-    SubscriptionSites.made(subscription, fileID, line)
-    #endif
-    return subscription
+    SubscriptionSites.named(register(replay: true, handler), fileID, line)
   }
 
   /// Calls `handler` with every value set from now on, without the current value.
@@ -207,11 +203,7 @@ public final class Property<T>: PropertySource {
   public func observeChanges(
     _ handler: @escaping (T) -> Void, fileID: StaticString = #fileID, line: UInt = #line
   ) -> any Disposable {
-    let subscription = register(replay: false, handler)
-    #if DEBUG
-    SubscriptionSites.made(subscription, fileID, line)
-    #endif
-    return subscription
+    SubscriptionSites.named(register(replay: false, handler), fileID, line)
   }
 
   /// Calls `handler` with the owner and the current value at once, then with every later

@@ -57,11 +57,7 @@ public struct ReadOnlyProperty<Value>: PropertySource {
   public func observe(
     _ handler: @escaping (Value) -> Void, fileID: StaticString = #fileID, line: UInt = #line
   ) -> any Disposable {
-    let subscription = subscribe(handler)
-    #if DEBUG
-    SubscriptionSites.made(subscription, fileID, line)
-    #endif
-    return subscription
+    SubscriptionSites.named(subscribe(handler), fileID, line)
   }
 
   /// Calls `handler` with every change from now on, without the current value.
@@ -76,10 +72,6 @@ public struct ReadOnlyProperty<Value>: PropertySource {
   public func observeChanges(
     _ handler: @escaping (Value) -> Void, fileID: StaticString = #fileID, line: UInt = #line
   ) -> any Disposable {
-    let subscription = subscribeToChanges(handler)
-    #if DEBUG
-    SubscriptionSites.made(subscription, fileID, line)
-    #endif
-    return subscription
+    SubscriptionSites.named(subscribeToChanges(handler), fileID, line)
   }
 }

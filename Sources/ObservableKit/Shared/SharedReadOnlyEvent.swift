@@ -28,10 +28,6 @@ public struct SharedReadOnlyEvent<Value: Sendable>: SharedEventSource {
   public func observeNonisolated(
     _ handler: @escaping @Sendable (Value) -> Void, fileID: StaticString = #fileID, line: UInt = #line
   ) -> any Disposable {
-    let subscription = subscribe(handler)
-    #if DEBUG
-    SubscriptionSites.made(subscription, fileID, line)
-    #endif
-    return subscription
+    SubscriptionSites.named(subscribe(handler), fileID, line)
   }
 }

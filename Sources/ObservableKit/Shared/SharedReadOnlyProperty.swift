@@ -59,11 +59,7 @@ public struct SharedReadOnlyProperty<Value: Sendable>: SharedPropertySource {
   public func observeNonisolated(
     _ handler: @escaping @Sendable (Value) -> Void, fileID: StaticString = #fileID, line: UInt = #line
   ) -> any Disposable {
-    let subscription = subscribe(handler)
-    #if DEBUG
-    SubscriptionSites.made(subscription, fileID, line)
-    #endif
-    return subscription
+    SubscriptionSites.named(subscribe(handler), fileID, line)
   }
 
   /// Registers `handler` for every change from now on, without the current value.
@@ -78,11 +74,7 @@ public struct SharedReadOnlyProperty<Value: Sendable>: SharedPropertySource {
   public func observeChangesNonisolated(
     _ handler: @escaping @Sendable (Value) -> Void, fileID: StaticString = #fileID, line: UInt = #line
   ) -> any Disposable {
-    let subscription = subscribeToChanges(handler)
-    #if DEBUG
-    SubscriptionSites.made(subscription, fileID, line)
-    #endif
-    return subscription
+    SubscriptionSites.named(subscribeToChanges(handler), fileID, line)
   }
 }
 
