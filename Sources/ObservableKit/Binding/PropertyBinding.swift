@@ -10,13 +10,16 @@
 /// - No deadlock: the binding's lock guards only versions and never surrounds a set or user
 ///   code. One thread at a time propagates (the one holding `busy`); a change seen while
 ///   another propagates is left for it as `pending`, the side changed last, which it
-///   propagates before letting go. So the last write wins on both sides.
+///   propagates before letting go. So the last write wins on both sides. The usual
+///   propagation lets go in the same critical section that records its set's version, when
+///   nothing is pending (see ``BindingCore/wrote(_:version:)``).
 /// - No loop: a side's value is propagated only if its version is newer than both the one
 ///   the binding wrote into it and the one it last propagated from it, so a lossy
 ///   `map`/`reverse` pair never bounces.
 ///
 /// Invariant where the lock is dropped (around each read of a side, the user's mapping, and
-/// each set): only the thread holding `busy` propagates, `written` and `propagated` only
+/// each set): only the thread holding `busy` propagates (the one that let go of it with its
+/// set's record touches nothing of the binding after that set), `written` and `propagated` only
 /// grow, and a set checks `disposed` in the same critical section that records its version,
 /// so no set of the binding lands after ``Disposable/dispose()`` has returned.
 @usableFromInline
@@ -88,14 +91,29 @@ final class BindingCore: @unchecked Sendable {
     }
   }
 
-  /// Records that the binding's set gives `side` `version`; false (the set is not made)
-  /// once disposed. Called inside the side's critical section.
+  /// What recording a set of the binding found: `nil` once disposed (the set is not made);
+  /// otherwise whether this thread still propagates (`true`: a side is pending, so it keeps
+  /// `busy` and goes on with ``next()``) or has let go of `busy` with the record (`false`).
+  /// Called inside the set side's critical section.
+  ///
+  /// Letting go here, before the set is delivered, folds the release into the record that
+  /// was needed anyway: the usual propagation takes the binding's lock three times (the
+  /// start, this record, the echo check) instead of four. It is safe because
+  /// - the echo is recognized by its version (`seen`), which this record has just raised,
+  ///   not by `busy`: the binding's own set is ignored whoever holds `busy` then;
+  /// - the propagating thread touches nothing of the binding after this set (the caller
+  ///   returns at once on `false`), so a thread that takes `busy` from here on is alone;
+  /// - a set made from here on, also by a handler of this delivery, finds `busy` free and is
+  ///   propagated by the thread that hears it, so nothing is left pending with nobody to
+  ///   propagate it.
   @usableFromInline
-  func wrote(_ side: Side, version: UInt64) -> Bool {
+  func wrote(_ side: Side, version: UInt64) -> Bool? {
     state.withLock { state in
-      if state.disposed { return false }
+      if state.disposed { return nil }
       state.setWritten(side, version)
-      return true
+      if state.pending != nil { return true }
+      state.busy = false
+      return false
     }
   }
 
@@ -180,8 +198,8 @@ final class PropertyBinding<A, B> {
   func heardLeft(_ update: PropertyUpdate<A>) {
     guard core.changed(.left, version: update.version) else { return }
     guard let right else { return core.dispose() }
-    send(map(update.value), to: right, .right)
-    work()
+    // Usually the record of the set lets go of `busy`: nothing more to do here.
+    if send(map(update.value), to: right, .right) { work() }
   }
 
   /// A set of the right side; see ``heardLeft(_:)``.
@@ -189,21 +207,31 @@ final class PropertyBinding<A, B> {
   func heardRight(_ update: PropertyUpdate<B>) {
     guard core.changed(.right, version: update.version) else { return }
     guard let left else { return core.dispose() }
-    send(reverse(update.value), to: left, .left)
-    work()
+    if send(reverse(update.value), to: left, .left) { work() }
   }
 
   /// Sets `target` to `value`, recording the version the set gives it (or not setting it,
-  /// once disposed) in its critical section. `dispose()` disposes the two subscriptions
-  /// after marking the binding disposed, and each takes its side's lock: a set that passed
-  /// the check has landed before `dispose()` returns.
+  /// once disposed) in its critical section, and says whether this thread still propagates
+  /// (see ``BindingCore/wrote(_:version:)``: false once it has let go of `busy`).
+  /// `dispose()` disposes the two subscriptions after marking the binding disposed, and each
+  /// takes its side's lock: a set that passed the check has landed before `dispose()`
+  /// returns.
   @inlinable
-  func send<Y>(_ value: Y, to target: Property<Y>, _ targetSide: BindingCore.Side) {
+  func send<Y>(_ value: Y, to target: Property<Y>, _ targetSide: BindingCore.Side) -> Bool {
     schedulePoint("binding: setting the other side")
-    target.set(value) { version in core.wrote(targetSide, version: version) }
+    // Written only inside the claim, which `set` calls once, on this thread, before it
+    // returns.
+    var stillBusy = true
+    target.set(value) { version in
+      guard let busy = core.wrote(targetSide, version: version) else { return false }
+      stillBusy = busy
+      return true
+    }
+    return stillBusy
   }
 
-  /// Propagates the pending side until none is left, holding `busy`.
+  /// Propagates the pending side until none is left, holding `busy` until ``next()`` or a
+  /// set's record lets go of it.
   @inlinable
   func work() {
     while let side = core.next() {
@@ -212,11 +240,14 @@ final class PropertyBinding<A, B> {
         core.dispose()
         return
       }
-      if side == .left {
-        propagate(from: left, .left, to: right, .right, map)
-      } else {
-        propagate(from: right, .right, to: left, .left, reverse)
-      }
+      let stillBusy =
+        if side == .left {
+          propagate(from: left, .left, to: right, .right, map)
+        } else {
+          propagate(from: right, .right, to: left, .left, reverse)
+        }
+      // Let go of `busy` with the record of its set: another thread may propagate now.
+      if !stillBusy { return }
     }
   }
 
@@ -225,10 +256,10 @@ final class PropertyBinding<A, B> {
     from source: Property<X>, _ sourceSide: BindingCore.Side,
     to target: Property<Y>, _ targetSide: BindingCore.Side,
     _ transform: (X) -> Y
-  ) {
+  ) -> Bool {
     let (value, version) = source.storage.withLock { ($0.state.value, $0.state.version) }
-    guard core.claim(sourceSide, version: version) else { return }
-    send(transform(value), to: target, targetSide)
+    guard core.claim(sourceSide, version: version) else { return true }
+    return send(transform(value), to: target, targetSide)
   }
 }
 
