@@ -161,6 +161,17 @@ final class PropertyBinding<A, B> {
   @usableFromInline weak var right: Property<B>?
   @usableFromInline let map: (A) -> B
   @usableFromInline let reverse: (B) -> A
+  /// The version of the last set of the binding that its own thread delivered holding the
+  /// side's turn, per side (0: none). Guarded by that side's delivery turn, not by a lock:
+  /// it is written only by ``send(_:to:_:)`` between taking the turn with the set and
+  /// delivering it, and read only by this binding's handler on that side, which runs
+  /// holding the same turn. The turn's take and release are acquire-release operations,
+  /// so each read sees the last write. It lets the handler recognize the usual echo (its
+  /// own set, delivered at once on the propagating thread) without the binding's lock; any
+  /// other version, and an echo delivered otherwise, take the checks of
+  /// ``BindingCore/changed(_:version:)``, which recognize an echo by `written` as before.
+  @usableFromInline var leftEcho: UInt64 = 0
+  @usableFromInline var rightEcho: UInt64 = 0
 
   @inlinable
   init(_ left: Property<A>, _ right: Property<B>, map: @escaping (A) -> B, reverse: @escaping (B) -> A) {
@@ -196,6 +207,8 @@ final class PropertyBinding<A, B> {
   /// thread propagates (the usual case: no second read of the side), then what is pending.
   @inlinable
   func heardLeft(_ update: PropertyUpdate<A>) {
+    // The binding's own set, delivered on the propagating thread: ignored, lock-free.
+    if update.version == leftEcho { return }
     guard core.changed(.left, version: update.version) else { return }
     guard let right else { return core.dispose() }
     // Usually the record of the set lets go of `busy`: nothing more to do here.
@@ -205,6 +218,7 @@ final class PropertyBinding<A, B> {
   /// A set of the right side; see ``heardLeft(_:)``.
   @inlinable
   func heardRight(_ update: PropertyUpdate<B>) {
+    if update.version == rightEcho { return }
     guard core.changed(.right, version: update.version) else { return }
     guard let left else { return core.dispose() }
     if send(reverse(update.value), to: left, .left) { work() }
@@ -222,10 +236,20 @@ final class PropertyBinding<A, B> {
     // Written only inside the claim, which `set` calls once, on this thread, before it
     // returns.
     var stillBusy = true
-    target.set(value) { version in
-      guard let busy = core.wrote(targetSide, version: version) else { return false }
+    let made = target.commit { state in
+      guard let busy = core.wrote(targetSide, version: state.version + 1) else { return nil }
       stillBusy = busy
-      return true
+      return state.replace(with: value)
+    }
+    guard let made else { return stillBusy }
+    if let persistence = target.persistence { persistence.wrote(made.update) }
+    if made.turnTaken {
+      // This thread holds the target's turn from the set on: the echo field it guards may
+      // be written (see `leftEcho`). Otherwise the echo is recognized under the lock.
+      if targetSide == .left { leftEcho = made.update.version } else { rightEcho = made.update.version }
+    }
+    withExtendedLifetime(target) {
+      target.publish(made.update, from: made.snapshot, turnTaken: made.turnTaken)
     }
     return stillBusy
   }
@@ -260,21 +284,5 @@ final class PropertyBinding<A, B> {
     let (value, version) = source.storage.withLock { ($0.state.value, $0.state.version) }
     guard core.claim(sourceSide, version: version) else { return true }
     return send(transform(value), to: target, targetSide)
-  }
-}
-
-extension Property {
-  /// Sets `newValue` as ``value``'s setter does, if `claim`, called in the critical section
-  /// with the version the set will have, agrees.
-  @inlinable
-  func set(_ newValue: T, if claim: (UInt64) -> Bool) {
-    let made = commit { state in
-      claim(state.version + 1) ? state.replace(with: newValue) : nil
-    }
-    guard let made else { return }
-    if let persistence { persistence.wrote(made.update) }
-    withExtendedLifetime(self) {
-      publish(made.update, from: made.snapshot, turnTaken: made.turnTaken)
-    }
   }
 }
