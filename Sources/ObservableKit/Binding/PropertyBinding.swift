@@ -242,6 +242,11 @@ final class PropertyBinding<A, B> {
       return state.replace(with: value)
     }
     guard let made else { return stillBusy }
+    if !stillBusy {
+      // Another thread may take `busy` and propagate from here on, while this one still
+      // delivers its set (see ``BindingCore/wrote(_:version:)``).
+      schedulePoint("binding: let go with the set's record, delivering it")
+    }
     if let persistence = target.persistence { persistence.wrote(made.update) }
     if made.turnTaken {
       // This thread holds the target's turn from the set on: the echo field it guards may
