@@ -97,8 +97,9 @@ final class BindingCore: @unchecked Sendable {
   /// Called inside the set side's critical section.
   ///
   /// Letting go here, before the set is delivered, folds the release into the record that
-  /// was needed anyway: the usual propagation takes the binding's lock three times (the
-  /// start, this record, the echo check) instead of four. It is safe because
+  /// was needed anyway: no separate round trip of the binding's lock to let go (with the
+  /// echo recognized outside the lock, see `PropertyBinding.leftEcho`, the usual
+  /// propagation takes it twice: the start and this record). It is safe because
   /// - the echo is recognized by its version (`seen`), which this record has just raised,
   ///   not by `busy`: the binding's own set is ignored whoever holds `busy` then;
   /// - the propagating thread touches nothing of the binding after this set (the caller
@@ -233,8 +234,8 @@ final class PropertyBinding<A, B> {
   @inlinable
   func send<Y>(_ value: Y, to target: Property<Y>, _ targetSide: BindingCore.Side) -> Bool {
     schedulePoint("binding: setting the other side")
-    // Written only inside the claim, which `set` calls once, on this thread, before it
-    // returns.
+    // Written only inside the change, which `commit` calls at most once, on this thread,
+    // before it returns.
     var stillBusy = true
     let made = target.commit { state in
       guard let busy = core.wrote(targetSide, version: state.version + 1) else { return nil }
