@@ -10,13 +10,16 @@
 /// - No deadlock: the binding's lock guards only versions and never surrounds a set or user
 ///   code. One thread at a time propagates (the one holding `busy`); a change seen while
 ///   another propagates is left for it as `pending`, the side changed last, which it
-///   propagates before letting go. So the last write wins on both sides.
+///   propagates before letting go. So the last write wins on both sides. The usual
+///   propagation lets go in the same critical section that records its set's version, when
+///   nothing is pending (see ``BindingCore/wrote(_:version:)``).
 /// - No loop: a side's value is propagated only if its version is newer than both the one
 ///   the binding wrote into it and the one it last propagated from it, so a lossy
 ///   `map`/`reverse` pair never bounces.
 ///
 /// Invariant where the lock is dropped (around each read of a side, the user's mapping, and
-/// each set): only the thread holding `busy` propagates, `written` and `propagated` only
+/// each set): only the thread holding `busy` propagates (the one that let go of it with its
+/// set's record touches nothing of the binding after that set), `written` and `propagated` only
 /// grow, and a set checks `disposed` in the same critical section that records its version,
 /// so no set of the binding lands after ``Disposable/dispose()`` has returned.
 @usableFromInline
@@ -88,14 +91,30 @@ final class BindingCore: @unchecked Sendable {
     }
   }
 
-  /// Records that the binding's set gives `side` `version`; false (the set is not made)
-  /// once disposed. Called inside the side's critical section.
+  /// What recording a set of the binding found: `nil` once disposed (the set is not made);
+  /// otherwise whether this thread still propagates (`true`: a side is pending, so it keeps
+  /// `busy` and goes on with ``next()``) or has let go of `busy` with the record (`false`).
+  /// Called inside the set side's critical section.
+  ///
+  /// Letting go here, before the set is delivered, folds the release into the record that
+  /// was needed anyway: no separate round trip of the binding's lock to let go (with the
+  /// echo recognized outside the lock, see `PropertyBinding.leftEcho`, the usual
+  /// propagation takes it twice: the start and this record). It is safe because
+  /// - the echo is recognized by its version (`seen`), which this record has just raised,
+  ///   not by `busy`: the binding's own set is ignored whoever holds `busy` then;
+  /// - the propagating thread touches nothing of the binding after this set (the caller
+  ///   returns at once on `false`), so a thread that takes `busy` from here on is alone;
+  /// - a set made from here on, also by a handler of this delivery, finds `busy` free and is
+  ///   propagated by the thread that hears it, so nothing is left pending with nobody to
+  ///   propagate it.
   @usableFromInline
-  func wrote(_ side: Side, version: UInt64) -> Bool {
+  func wrote(_ side: Side, version: UInt64) -> Bool? {
     state.withLock { state in
-      if state.disposed { return false }
+      if state.disposed { return nil }
       state.setWritten(side, version)
-      return true
+      if state.pending != nil { return true }
+      state.busy = false
+      return false
     }
   }
 
@@ -143,6 +162,17 @@ final class PropertyBinding<A, B> {
   @usableFromInline weak var right: Property<B>?
   @usableFromInline let map: (A) -> B
   @usableFromInline let reverse: (B) -> A
+  /// The version of the last set of the binding that its own thread delivered holding the
+  /// side's turn, per side (0: none). Guarded by that side's delivery turn, not by a lock:
+  /// it is written only by ``send(_:to:_:)`` between taking the turn with the set and
+  /// delivering it, and read only by this binding's handler on that side, which runs
+  /// holding the same turn. The turn's take and release are acquire-release operations,
+  /// so each read sees the last write. It lets the handler recognize the usual echo (its
+  /// own set, delivered at once on the propagating thread) without the binding's lock; any
+  /// other version, and an echo delivered otherwise, take the checks of
+  /// ``BindingCore/changed(_:version:)``, which recognize an echo by `written` as before.
+  @usableFromInline var leftEcho: UInt64 = 0
+  @usableFromInline var rightEcho: UInt64 = 0
 
   @inlinable
   init(_ left: Property<A>, _ right: Property<B>, map: @escaping (A) -> B, reverse: @escaping (B) -> A) {
@@ -178,32 +208,60 @@ final class PropertyBinding<A, B> {
   /// thread propagates (the usual case: no second read of the side), then what is pending.
   @inlinable
   func heardLeft(_ update: PropertyUpdate<A>) {
+    // The binding's own set, delivered on the propagating thread: ignored, lock-free.
+    if update.version == leftEcho { return }
     guard core.changed(.left, version: update.version) else { return }
     guard let right else { return core.dispose() }
-    send(map(update.value), to: right, .right)
-    work()
+    // Usually the record of the set lets go of `busy`: nothing more to do here.
+    if send(map(update.value), to: right, .right) { work() }
   }
 
   /// A set of the right side; see ``heardLeft(_:)``.
   @inlinable
   func heardRight(_ update: PropertyUpdate<B>) {
+    if update.version == rightEcho { return }
     guard core.changed(.right, version: update.version) else { return }
     guard let left else { return core.dispose() }
-    send(reverse(update.value), to: left, .left)
-    work()
+    if send(reverse(update.value), to: left, .left) { work() }
   }
 
   /// Sets `target` to `value`, recording the version the set gives it (or not setting it,
-  /// once disposed) in its critical section. `dispose()` disposes the two subscriptions
-  /// after marking the binding disposed, and each takes its side's lock: a set that passed
-  /// the check has landed before `dispose()` returns.
+  /// once disposed) in its critical section, and says whether this thread still propagates
+  /// (see ``BindingCore/wrote(_:version:)``: false once it has let go of `busy`).
+  /// `dispose()` disposes the two subscriptions after marking the binding disposed, and each
+  /// takes its side's lock: a set that passed the check has landed before `dispose()`
+  /// returns.
   @inlinable
-  func send<Y>(_ value: Y, to target: Property<Y>, _ targetSide: BindingCore.Side) {
+  func send<Y>(_ value: Y, to target: Property<Y>, _ targetSide: BindingCore.Side) -> Bool {
     schedulePoint("binding: setting the other side")
-    target.set(value) { version in core.wrote(targetSide, version: version) }
+    // Written only inside the change, which `commit` calls at most once, on this thread,
+    // before it returns.
+    var stillBusy = true
+    let made = target.commit { state in
+      guard let busy = core.wrote(targetSide, version: state.version + 1) else { return nil }
+      stillBusy = busy
+      return state.replace(with: value)
+    }
+    guard let made else { return stillBusy }
+    if !stillBusy {
+      // Another thread may take `busy` and propagate from here on, while this one still
+      // delivers its set (see ``BindingCore/wrote(_:version:)``).
+      schedulePoint("binding: let go with the set's record, delivering it")
+    }
+    if let persistence = target.persistence { persistence.wrote(made.update) }
+    if made.turnTaken {
+      // This thread holds the target's turn from the set on: the echo field it guards may
+      // be written (see `leftEcho`). Otherwise the echo is recognized under the lock.
+      if targetSide == .left { leftEcho = made.update.version } else { rightEcho = made.update.version }
+    }
+    withExtendedLifetime(target) {
+      target.publish(made.update, from: made.snapshot, turnTaken: made.turnTaken)
+    }
+    return stillBusy
   }
 
-  /// Propagates the pending side until none is left, holding `busy`.
+  /// Propagates the pending side until none is left, holding `busy` until ``next()`` or a
+  /// set's record lets go of it.
   @inlinable
   func work() {
     while let side = core.next() {
@@ -212,11 +270,14 @@ final class PropertyBinding<A, B> {
         core.dispose()
         return
       }
-      if side == .left {
-        propagate(from: left, .left, to: right, .right, map)
-      } else {
-        propagate(from: right, .right, to: left, .left, reverse)
-      }
+      let stillBusy =
+        if side == .left {
+          propagate(from: left, .left, to: right, .right, map)
+        } else {
+          propagate(from: right, .right, to: left, .left, reverse)
+        }
+      // Let go of `busy` with the record of its set: another thread may propagate now.
+      if !stillBusy { return }
     }
   }
 
@@ -225,25 +286,9 @@ final class PropertyBinding<A, B> {
     from source: Property<X>, _ sourceSide: BindingCore.Side,
     to target: Property<Y>, _ targetSide: BindingCore.Side,
     _ transform: (X) -> Y
-  ) {
+  ) -> Bool {
     let (value, version) = source.storage.withLock { ($0.state.value, $0.state.version) }
-    guard core.claim(sourceSide, version: version) else { return }
-    send(transform(value), to: target, targetSide)
-  }
-}
-
-extension Property {
-  /// Sets `newValue` as ``value``'s setter does, if `claim`, called in the critical section
-  /// with the version the set will have, agrees.
-  @inlinable
-  func set(_ newValue: T, if claim: (UInt64) -> Bool) {
-    let made = commit { state in
-      claim(state.version + 1) ? state.replace(with: newValue) : nil
-    }
-    guard let made else { return }
-    if let persistence { persistence.wrote(made.update) }
-    withExtendedLifetime(self) {
-      publish(made.update, from: made.snapshot, turnTaken: made.turnTaken)
-    }
+    guard core.claim(sourceSide, version: version) else { return true }
+    return send(transform(value), to: target, targetSide)
   }
 }
