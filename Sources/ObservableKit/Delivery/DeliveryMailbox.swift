@@ -102,6 +102,7 @@ struct DeliveryMailbox<Value: Sendable, Handler: Sendable>: Sendable {
   var handler: Handler? { state.withLock { $0.handler } }
 
   /// Ends delivery: drops the handler and what waits, released here, outside the lock.
+  @inlinable
   func close() {
     let released = state.withLock { state in
       defer {
@@ -129,7 +130,7 @@ struct DeliveryMailbox<Value: Sendable, Handler: Sendable>: Sendable {
   /// ``close()``, and disposes the upstream subscription kept by ``attach(_:)``: both under
   /// one lock, the token disposed and the handler released outside it. Once this returns, no
   /// value is taken for a call.
-  @usableFromInline
+  @inlinable
   func dispose() {
     let released = state.withLock { state in
       state.isDisposed = true
@@ -146,7 +147,7 @@ struct DeliveryMailbox<Value: Sendable, Handler: Sendable>: Sendable {
 
   /// Ends delivery once the values that wait have been delivered: the source will send no
   /// more (it released the subscription's handler). Closes at once if nothing waits.
-  @usableFromInline
+  @inlinable
   func finish() {
     let released = state.withLock { state -> Handler? in
       // Values wait only while a drain runs; that drain closes the mailbox when it is done.
@@ -160,12 +161,45 @@ struct DeliveryMailbox<Value: Sendable, Handler: Sendable>: Sendable {
     withExtendedLifetime(released) {}
   }
 
-  @usableFromInline
+  @inlinable
   var isClosed: Bool { state.withLock { $0.handler == nil } }
 
   /// How many drains have been started.
-  @usableFromInline
+  @inlinable
   var drainsStarted: Int { state.withLock { $0.drainsStarted } }
+
+  /// Runs `operation` (see ``DeliveryOperation``).
+  @inlinable
+  func perform(_ operation: DeliveryOperation) -> Int {
+    switch operation {
+    case .finish:
+      finish()
+      return 0
+    case .dispose:
+      dispose()
+      return 0
+    case .isClosed:
+      return isClosed ? 1 : 0
+    case .drainsStarted:
+      return drainsStarted
+    }
+  }
+}
+
+/// What a delivery's ending and inspecting calls ask of its mailbox, through the function a
+/// delivery keeps for them (`MainActorDelivery.operate`, `NonisolatedDelivery.operate`).
+///
+/// Why a stored function and not the methods alone: `dispose()` is reached through
+/// `any Disposable`, and `finish()` from `DeliveryFeed`'s deinit, both through witness
+/// tables, which hold the library's unspecialized generic bodies. There every lock hold
+/// looked up the generic metadata of the mailbox's state and of the optional handler (a
+/// hash-table search in the runtime's cache per look-up): the bulk of a shared
+/// `observe` + dispose. The function is made in the inlinable initializer, so it is
+/// specialized where the subscription is made, and captures nothing (no context to
+/// allocate); the witnesses only load it and call it.
+@usableFromInline
+enum DeliveryOperation: Sendable {
+  case finish, dispose, isClosed, drainsStarted
 }
 
 /// A delivery whose drains the tests count: a burst that waits must be drained by one job

@@ -16,11 +16,15 @@ final class MainActorDelivery<Value: Sendable>: Disposable, FedDelivery, DrainCo
   @usableFromInline typealias Handler = @MainActor (Value) -> Void
 
   @usableFromInline let mailbox: DeliveryMailbox<Value, MainActorCall<Value>>
+  /// The mailbox's ending and inspecting operations, specialized where the subscription is
+  /// made (see `DeliveryOperation`).
+  @usableFromInline let operate: @Sendable (MainActorDelivery, DeliveryOperation) -> Int
 
   /// Subscribes `handler` through `subscribe`, to be called on the main actor.
   @inlinable
   init(handler: @escaping Handler, subscribe: (@escaping @Sendable (Value) -> Void) -> any Disposable) {
     mailbox = DeliveryMailbox(handler: MainActorCall(handler))
+    operate = { delivery, operation in delivery.mailbox.perform(operation) }
     let feed = DeliveryFeed(self)
     mailbox.attach(subscribe { feed($0) })
   }
@@ -29,6 +33,7 @@ final class MainActorDelivery<Value: Sendable>: Disposable, FedDelivery, DrainCo
   @inlinable
   init(call: MainActorCall<Value>, subscribe: (@escaping @Sendable (Value) -> Void) -> any Disposable) {
     mailbox = DeliveryMailbox(handler: call)
+    operate = { delivery, operation in delivery.mailbox.perform(operation) }
     let feed = DeliveryFeed(self)
     mailbox.attach(subscribe { feed($0) })
   }
@@ -72,16 +77,16 @@ final class MainActorDelivery<Value: Sendable>: Disposable, FedDelivery, DrainCo
 
   @usableFromInline
   func finish() {
-    mailbox.finish()
+    _ = operate(self, .finish)
   }
 
   @usableFromInline
   func dispose() {
-    mailbox.dispose()
+    _ = operate(self, .dispose)
   }
 
   @usableFromInline
-  var isDisposed: Bool { mailbox.isClosed }
+  var isDisposed: Bool { operate(self, .isClosed) != 0 }
 
-  package var drainsStarted: Int { mailbox.drainsStarted }
+  package var drainsStarted: Int { operate(self, .drainsStarted) }
 }
