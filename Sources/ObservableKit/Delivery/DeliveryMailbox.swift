@@ -43,21 +43,29 @@ struct DeliveryMailbox<Value: Sendable, Handler: Sendable>: Sendable {
     }
   }
 
-  @usableFromInline let state: Locked<State>
+  /// The state under its lock. An `ObserverListLock` rather than a `Locked` for its epoch,
+  /// which moves each time ``post(_:)`` starts a drain and loads without the lock: a
+  /// synchronous call (``startCall(with:)``) tells by one load after the handler returned
+  /// whether a value came meanwhile.
+  @usableFromInline let state: ObserverListLock<State>
 
   @inlinable
   init(handler: Handler) {
-    state = Locked(State(handler: handler))
+    state = ObserverListLock(State(handler: handler))
   }
 
   /// Queues `value`; returns true if the caller must start a drain (none runs).
   @inlinable
   func post(_ value: Value) -> Bool {
-    state.withLock { state in
+    let lock = state
+    return lock.withLock { state in
       guard state.handler != nil else { return false }
       state.buffer.append(value)
       defer { state.isDraining = true }
-      if !state.isDraining { state.drainsStarted &+= 1 }
+      if !state.isDraining {
+        state.drainsStarted &+= 1
+        lock.advanceEpochLocked()
+      }
       return !state.isDraining
     }
   }
@@ -79,6 +87,41 @@ struct DeliveryMailbox<Value: Sendable, Handler: Sendable>: Sendable {
       state.drainsStarted &+= 1
       return handler
     }
+  }
+
+  /// For a caller on the main actor that calls at once and keeps calls from overlapping by
+  /// itself (`MainActorDelivery`, whose calls all run on the main actor): when no drain
+  /// runs or waits, returns the handler, to be called with `value` now, without marking a
+  /// drain, so that nothing needs to be cleared after the call (one lock hold per value).
+  /// Nothing waits then, so `value` is next in order. Otherwise queues `value` behind what
+  /// waits (the drain delivers it) and returns nil; nil too once closed. A value posted
+  /// during the call finds no drain and starts one, which the caller runs after the call.
+  ///
+  /// Beside the handler it returns the epoch: ``postedSince(_:)`` tells the caller, after
+  /// the call, whether a value was posted during it (another thread's, which then started a
+  /// drain), so that the caller delivers it right after the call, as a drain would have.
+  @inlinable
+  func startCall(with value: Value) -> (handler: Handler, epoch: UInt64)? {
+    let lock = state
+    return lock.withLock { state in
+      guard let handler = state.handler else { return nil }
+      if state.isDraining {
+        state.buffer.append(value)
+        return nil
+      }
+      state.drainsStarted &+= 1
+      return (handler, lock.epoch)
+    }
+  }
+
+  /// Whether ``post(_:)`` started a drain since ``startCall(with:)`` returned `epoch`: one
+  /// atomic load, without the lock. A post that started one advanced the epoch under the
+  /// lock after queuing its value, so a caller that sees the change finds the value with
+  /// ``next()``; a post it does not see is ordered after this load, and its drain (a
+  /// main-actor job) delivers it.
+  @inlinable
+  func postedSince(_ epoch: UInt64) -> Bool {
+    state.epoch != epoch
   }
 
   /// The next value with the handler to call; nil ends the drain (and, once the mailbox

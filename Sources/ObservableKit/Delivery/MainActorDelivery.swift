@@ -20,6 +20,21 @@ final class MainActorDelivery<Value: Sendable>: Disposable, FedDelivery, DrainCo
   /// made (see `DeliveryOperation`).
   @usableFromInline let operate: @Sendable (MainActorDelivery, DeliveryOperation) -> Int
 
+  // The synchronous call's own state, bound to the main actor: read and written only where
+  // ``MainActorNow/isCurrent`` holds (in ``enqueue(_:)`` after that check, in ``drain()``
+  // after its precondition, and in ``drainHere()``, called only from those). Such code never
+  // overlaps: it is the main thread's, or a main-queue block's, and the main queue runs its
+  // blocks one at a time and never beside the main thread's own code (see `MainActorNow`);
+  // the queue orders each block after the code before it. So neither needs a lock, and
+  // `nonisolated(unsafe)` only says what the compiler cannot see: the actor that guards
+  // them. Both are plain Bools, never a user closure. Unchecked exclusivity: every access is
+  // a single load or store, none spans a call.
+  /// True while a synchronous call (``enqueue(_:)`` on the main actor) runs the handler.
+  @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var isCalling = false
+  /// Set when a value came, or a main-actor job asked to drain, during that call: the call
+  /// drains what waits once the handler returns.
+  @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var drainsAfterCall = false
+
   /// Subscribes `handler` through `subscribe`, to be called on the main actor.
   @inlinable
   init(handler: @escaping Handler, subscribe: (@escaping @Sendable (Value) -> Void) -> any Disposable) {
@@ -41,11 +56,27 @@ final class MainActorDelivery<Value: Sendable>: Disposable, FedDelivery, DrainCo
   @inlinable
   func enqueue(_ value: Value) {
     if MainActorNow.isCurrent {
-      // Where main-actor code may run now: call at once unless a drain runs (then the value
-      // waits behind what waits, and that drain delivers it).
-      guard let handler = mailbox.startDrain(with: value) else { return }
+      // Where main-actor code may run now: call at once unless a drain runs or waits (then
+      // the value waits behind what waits, and that drain delivers it). One lock hold: the
+      // call does not mark the mailbox as draining; `isCalling` keeps a value that comes
+      // during it (a re-entrant notification, or a main-actor job that a nested run loop
+      // starts) from being delivered inside it. A value posted from another thread meanwhile
+      // starts a drain (a main-actor job); the epoch tells, and this call delivers it right
+      // after the handler returns, as the drain the call used to mark would have (the job
+      // then finds nothing, or values posted after it, in order).
+      if isCalling {
+        if mailbox.post(value) { drainsAfterCall = true }
+        return
+      }
+      guard let (handler, epoch) = mailbox.startCall(with: value) else { return }
+      isCalling = true
       handler.body(value)
-      drainHere()
+      isCalling = false
+      schedulePoint("mainActor.call: the handler returned; checking for values posted during it")
+      if drainsAfterCall || mailbox.postedSince(epoch) {
+        drainsAfterCall = false
+        drainHere()
+      }
       return
     }
     guard mailbox.post(value) else { return }
@@ -63,6 +94,11 @@ final class MainActorDelivery<Value: Sendable>: Disposable, FedDelivery, DrainCo
   @inlinable
   func drain() {
     precondition(MainActorNow.isCurrent, "a main-actor handler's drain off the main actor")
+    if isCalling {
+      // Started inside a synchronous call (a nested run loop): that call drains on return.
+      drainsAfterCall = true
+      return
+    }
     drainHere()
   }
 
