@@ -97,28 +97,34 @@ struct DeliveryMailbox<Value: Sendable, Handler: Sendable>: Sendable {
   /// waits (the drain delivers it) and returns nil; nil too once closed. A value posted
   /// during the call finds no drain and starts one, which the caller runs after the call.
   ///
-  /// Beside the handler it returns the epoch: ``postedSince(_:)`` tells the caller, after
-  /// the call, whether a value was posted during it (another thread's, which then started a
-  /// drain), so that the caller delivers it right after the call, as a drain would have.
+  /// The caller loads ``epoch`` just before: ``postedSince(_:)`` then tells it, after the
+  /// call, whether a value was posted meanwhile (another thread's, which then started a
+  /// drain), so that the caller delivers it right after the call, as a drain would have. A
+  /// post that started its drain between that load and this lock hold is seen here as a
+  /// drain (the value is queued behind it), so loading the epoch first misses nothing.
   @inlinable
-  func startCall(with value: Value) -> (handler: Handler, epoch: UInt64)? {
-    let lock = state
-    return lock.withLock { state in
+  func startCall(with value: Value) -> Handler? {
+    state.withLock { state in
       guard let handler = state.handler else { return nil }
       if state.isDraining {
         state.buffer.append(value)
         return nil
       }
       state.drainsStarted &+= 1
-      return (handler, lock.epoch)
+      return handler
     }
   }
 
-  /// Whether ``post(_:)`` started a drain since ``startCall(with:)`` returned `epoch`: one
-  /// atomic load, without the lock. A post that started one advanced the epoch under the
-  /// lock after queuing its value, so a caller that sees the change finds the value with
-  /// ``next()``; a post it does not see is ordered after this load, and its drain (a
-  /// main-actor job) delivers it.
+  /// The epoch, which ``post(_:)`` advances each time it starts a drain: one atomic load,
+  /// without the lock.
+  @inlinable
+  var epoch: UInt64 { state.epoch }
+
+  /// Whether ``post(_:)`` started a drain since ``epoch`` was `epoch`: one atomic load,
+  /// without the lock. A post that started one advanced the epoch under the lock after
+  /// queuing its value, so a caller that sees the change finds the value with ``next()``; a
+  /// post it does not see is ordered after this load, and its drain (a main-actor job)
+  /// delivers it.
   @inlinable
   func postedSince(_ epoch: UInt64) -> Bool {
     state.epoch != epoch
