@@ -23,19 +23,22 @@
 struct DeliveryMailbox<Value: Sendable, Handler: Sendable>: Sendable {
   @usableFromInline
   struct State: Sendable {
+    // The fields are ordered so that the flags and the count share one word (a live
+    // subscription's bytes are counted by the S17 row): in declaration order, the flags
+    // after the buffer and the count after them fill the padding before `upstream`.
     /// Nil once closed.
     @usableFromInline var handler: Handler?
     @usableFromInline var buffer = DeliveryBuffer<Value>()
     @usableFromInline var isDraining = false
     /// Set by ``finish()`` while a drain runs: the drain closes the mailbox when it is done.
     @usableFromInline var isFinishing = false
+    /// Set by ``dispose()``: an upstream subscription attached later is disposed at once.
+    @usableFromInline var isDisposed = false
+    /// How many drains have started: the tests' count of jobs (`DrainCounting`); wraps.
+    @usableFromInline var drainsStarted: UInt32 = 0
     /// The upstream subscription, for a delivery that keeps it here (``attach(_:)``) rather
     /// than in a `DisposableSlot` of its own: one allocation less per subscription.
     @usableFromInline var upstream: (any Disposable)?
-    /// Set by ``dispose()``: an upstream subscription attached later is disposed at once.
-    @usableFromInline var isDisposed = false
-    /// How many drains have started: the tests' count of jobs (`DrainCounting`).
-    @usableFromInline var drainsStarted = 0
 
     @inlinable
     init(handler: Handler) {
@@ -215,7 +218,7 @@ struct DeliveryMailbox<Value: Sendable, Handler: Sendable>: Sendable {
 
   /// How many drains have been started.
   @inlinable
-  var drainsStarted: Int { state.withLock { $0.drainsStarted } }
+  var drainsStarted: Int { Int(state.withLock { $0.drainsStarted }) }
 
   /// Runs `operation` (see ``DeliveryOperation``).
   @inlinable
