@@ -92,7 +92,8 @@ bool okit_is_main_thread(void) { return pthread_main_np() != 0; }
 #elif defined(__linux__)
 // The answer never changes for a thread: asked once per thread (a system call), then read
 // from a thread-local (0 unknown, 1 main, 2 not main), since deliveries ask for each value.
-static _Thread_local unsigned char okit_main_thread_answer = 0;
+// The header reads it inline (okit_is_main_thread_now); this call fills it in.
+__thread unsigned char okit_main_thread_answer = 0;
 bool okit_is_main_thread(void) {
   if (okit_main_thread_answer == 0) {
     okit_main_thread_answer = syscall(SYS_gettid) == getpid() ? 1 : 2;

@@ -23,19 +23,22 @@
 struct DeliveryMailbox<Value: Sendable, Handler: Sendable>: Sendable {
   @usableFromInline
   struct State: Sendable {
+    // The fields are ordered so that the flags and the count share one word (a live
+    // subscription's bytes are counted by the S17 row): in declaration order, the flags
+    // after the buffer and the count after them fill the padding before `upstream`.
     /// Nil once closed.
     @usableFromInline var handler: Handler?
     @usableFromInline var buffer = DeliveryBuffer<Value>()
     @usableFromInline var isDraining = false
     /// Set by ``finish()`` while a drain runs: the drain closes the mailbox when it is done.
     @usableFromInline var isFinishing = false
+    /// Set by ``dispose()``: an upstream subscription attached later is disposed at once.
+    @usableFromInline var isDisposed = false
+    /// How many drains have started: the tests' count of jobs (`DrainCounting`); wraps.
+    @usableFromInline var drainsStarted: UInt32 = 0
     /// The upstream subscription, for a delivery that keeps it here (``attach(_:)``) rather
     /// than in a `DisposableSlot` of its own: one allocation less per subscription.
     @usableFromInline var upstream: (any Disposable)?
-    /// Set by ``dispose()``: an upstream subscription attached later is disposed at once.
-    @usableFromInline var isDisposed = false
-    /// How many drains have started: the tests' count of jobs (`DrainCounting`).
-    @usableFromInline var drainsStarted = 0
 
     @inlinable
     init(handler: Handler) {
@@ -43,21 +46,29 @@ struct DeliveryMailbox<Value: Sendable, Handler: Sendable>: Sendable {
     }
   }
 
-  @usableFromInline let state: Locked<State>
+  /// The state under its lock. An `ObserverListLock` rather than a `Locked` for its epoch,
+  /// which moves each time ``post(_:)`` starts a drain and loads without the lock: a
+  /// synchronous call (``startCall(with:)``) tells by one load after the handler returned
+  /// whether a value came meanwhile.
+  @usableFromInline let state: ObserverListLock<State>
 
   @inlinable
   init(handler: Handler) {
-    state = Locked(State(handler: handler))
+    state = ObserverListLock(State(handler: handler))
   }
 
   /// Queues `value`; returns true if the caller must start a drain (none runs).
   @inlinable
   func post(_ value: Value) -> Bool {
-    state.withLock { state in
+    let lock = state
+    return lock.withLock { state in
       guard state.handler != nil else { return false }
       state.buffer.append(value)
       defer { state.isDraining = true }
-      if !state.isDraining { state.drainsStarted &+= 1 }
+      if !state.isDraining {
+        state.drainsStarted &+= 1
+        lock.advanceEpochLocked()
+      }
       return !state.isDraining
     }
   }
@@ -81,6 +92,47 @@ struct DeliveryMailbox<Value: Sendable, Handler: Sendable>: Sendable {
     }
   }
 
+  /// For a caller on the main actor that calls at once and keeps calls from overlapping by
+  /// itself (`MainActorDelivery`, whose calls all run on the main actor): when no drain
+  /// runs or waits, returns the handler, to be called with `value` now, without marking a
+  /// drain, so that nothing needs to be cleared after the call (one lock hold per value).
+  /// Nothing waits then, so `value` is next in order. Otherwise queues `value` behind what
+  /// waits (the drain delivers it) and returns nil; nil too once closed. A value posted
+  /// during the call finds no drain and starts one, which the caller runs after the call.
+  ///
+  /// The caller loads ``epoch`` just before: ``postedSince(_:)`` then tells it, after the
+  /// call, whether a value was posted meanwhile (another thread's, which then started a
+  /// drain), so that the caller delivers it right after the call, as a drain would have. A
+  /// post that started its drain between that load and this lock hold is seen here as a
+  /// drain (the value is queued behind it), so loading the epoch first misses nothing.
+  @inlinable
+  func startCall(with value: Value) -> Handler? {
+    state.withLock { state in
+      guard let handler = state.handler else { return nil }
+      if state.isDraining {
+        state.buffer.append(value)
+        return nil
+      }
+      state.drainsStarted &+= 1
+      return handler
+    }
+  }
+
+  /// The epoch, which ``post(_:)`` advances each time it starts a drain: one atomic load,
+  /// without the lock.
+  @inlinable
+  var epoch: UInt64 { state.epoch }
+
+  /// Whether ``post(_:)`` started a drain since ``epoch`` was `epoch`: one atomic load,
+  /// without the lock. A post that started one advanced the epoch under the lock after
+  /// queuing its value, so a caller that sees the change finds the value with ``next()``; a
+  /// post it does not see is ordered after this load, and its drain (a main-actor job)
+  /// delivers it.
+  @inlinable
+  func postedSince(_ epoch: UInt64) -> Bool {
+    state.epoch != epoch
+  }
+
   /// The next value with the handler to call; nil ends the drain (and, once the mailbox
   /// is finishing, releases the handler, outside the lock).
   @inlinable
@@ -102,6 +154,7 @@ struct DeliveryMailbox<Value: Sendable, Handler: Sendable>: Sendable {
   var handler: Handler? { state.withLock { $0.handler } }
 
   /// Ends delivery: drops the handler and what waits, released here, outside the lock.
+  @inlinable
   func close() {
     let released = state.withLock { state in
       defer {
@@ -129,7 +182,7 @@ struct DeliveryMailbox<Value: Sendable, Handler: Sendable>: Sendable {
   /// ``close()``, and disposes the upstream subscription kept by ``attach(_:)``: both under
   /// one lock, the token disposed and the handler released outside it. Once this returns, no
   /// value is taken for a call.
-  @usableFromInline
+  @inlinable
   func dispose() {
     let released = state.withLock { state in
       state.isDisposed = true
@@ -146,7 +199,7 @@ struct DeliveryMailbox<Value: Sendable, Handler: Sendable>: Sendable {
 
   /// Ends delivery once the values that wait have been delivered: the source will send no
   /// more (it released the subscription's handler). Closes at once if nothing waits.
-  @usableFromInline
+  @inlinable
   func finish() {
     let released = state.withLock { state -> Handler? in
       // Values wait only while a drain runs; that drain closes the mailbox when it is done.
@@ -160,12 +213,45 @@ struct DeliveryMailbox<Value: Sendable, Handler: Sendable>: Sendable {
     withExtendedLifetime(released) {}
   }
 
-  @usableFromInline
+  @inlinable
   var isClosed: Bool { state.withLock { $0.handler == nil } }
 
   /// How many drains have been started.
-  @usableFromInline
-  var drainsStarted: Int { state.withLock { $0.drainsStarted } }
+  @inlinable
+  var drainsStarted: Int { Int(state.withLock { $0.drainsStarted }) }
+
+  /// Runs `operation` (see ``DeliveryOperation``).
+  @inlinable
+  func perform(_ operation: DeliveryOperation) -> Int {
+    switch operation {
+    case .finish:
+      finish()
+      return 0
+    case .dispose:
+      dispose()
+      return 0
+    case .isClosed:
+      return isClosed ? 1 : 0
+    case .drainsStarted:
+      return drainsStarted
+    }
+  }
+}
+
+/// What a delivery's ending and inspecting calls ask of its mailbox, through the function a
+/// delivery keeps for them (`MainActorDelivery.operate`, `NonisolatedDelivery.operate`).
+///
+/// Why a stored function and not the methods alone: `dispose()` is reached through
+/// `any Disposable`, and `finish()` from `DeliveryFeed`'s deinit, both through witness
+/// tables, which hold the library's unspecialized generic bodies. There every lock hold
+/// looked up the generic metadata of the mailbox's state and of the optional handler (a
+/// hash-table search in the runtime's cache per look-up): the bulk of a shared
+/// `observe` + dispose. The function is made in the inlinable initializer, so it is
+/// specialized where the subscription is made, and captures nothing (no context to
+/// allocate); the witnesses only load it and call it.
+@usableFromInline
+enum DeliveryOperation: Sendable {
+  case finish, dispose, isClosed, drainsStarted
 }
 
 /// A delivery whose drains the tests count: a burst that waits must be drained by one job

@@ -27,6 +27,7 @@ extension EventSource where Value: Sendable {
   /// earlier ones still wait goes behind them: calls never overlap and never change order.
   /// Once `dispose()` returns, no value is taken for a call. Values that wait need the main
   /// actor to run (an app, `dispatchMain()`, or an async `main`).
+  @inlinable
   public func observe(
     on _: MainActor,
     _ handler: @escaping @MainActor (Value) -> Void

@@ -16,11 +16,30 @@ final class MainActorDelivery<Value: Sendable>: Disposable, FedDelivery, DrainCo
   @usableFromInline typealias Handler = @MainActor (Value) -> Void
 
   @usableFromInline let mailbox: DeliveryMailbox<Value, MainActorCall<Value>>
+  /// The mailbox's ending and inspecting operations, specialized where the subscription is
+  /// made (see `DeliveryOperation`).
+  @usableFromInline let operate: @Sendable (MainActorDelivery, DeliveryOperation) -> Int
+
+  // The synchronous call's own state, bound to the main actor: read and written only where
+  // ``MainActorNow/isCurrent`` holds (in ``enqueue(_:)`` after that check, in ``drain()``
+  // after its precondition, and in ``drainHere()``, called only from those). Such code never
+  // overlaps: it is the main thread's, or a main-queue block's, and the main queue runs its
+  // blocks one at a time and never beside the main thread's own code (see `MainActorNow`);
+  // the queue orders each block after the code before it. So neither needs a lock, and
+  // `nonisolated(unsafe)` only says what the compiler cannot see: the actor that guards
+  // them. Both are plain Bools, never a user closure. Unchecked exclusivity: every access is
+  // a single load or store, none spans a call.
+  /// True while a synchronous call (``enqueue(_:)`` on the main actor) runs the handler.
+  @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var isCalling = false
+  /// Set when a value came, or a main-actor job asked to drain, during that call: the call
+  /// drains what waits once the handler returns.
+  @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var drainsAfterCall = false
 
   /// Subscribes `handler` through `subscribe`, to be called on the main actor.
   @inlinable
   init(handler: @escaping Handler, subscribe: (@escaping @Sendable (Value) -> Void) -> any Disposable) {
     mailbox = DeliveryMailbox(handler: MainActorCall(handler))
+    operate = { delivery, operation in delivery.mailbox.perform(operation) }
     let feed = DeliveryFeed(self)
     mailbox.attach(subscribe { feed($0) })
   }
@@ -29,6 +48,7 @@ final class MainActorDelivery<Value: Sendable>: Disposable, FedDelivery, DrainCo
   @inlinable
   init(call: MainActorCall<Value>, subscribe: (@escaping @Sendable (Value) -> Void) -> any Disposable) {
     mailbox = DeliveryMailbox(handler: call)
+    operate = { delivery, operation in delivery.mailbox.perform(operation) }
     let feed = DeliveryFeed(self)
     mailbox.attach(subscribe { feed($0) })
   }
@@ -36,14 +56,42 @@ final class MainActorDelivery<Value: Sendable>: Disposable, FedDelivery, DrainCo
   @inlinable
   func enqueue(_ value: Value) {
     if MainActorNow.isCurrent {
-      // Where main-actor code may run now: call at once unless a drain runs (then the value
-      // waits behind what waits, and that drain delivers it).
-      guard let handler = mailbox.startDrain(with: value) else { return }
-      handler.body(value)
-      drainHere()
+      // Where main-actor code may run now: call at once unless a drain runs or waits (then
+      // the value waits behind what waits, and that drain delivers it). One lock hold: the
+      // call does not mark the mailbox as draining; `isCalling` keeps a value that comes
+      // during it (a re-entrant notification, or a main-actor job that a nested run loop
+      // starts) from being delivered inside it. A value posted from another thread meanwhile
+      // starts a drain (a main-actor job); the epoch tells, and this call delivers it right
+      // after the handler returns, as the drain the call used to mark would have (the job
+      // then finds nothing, or values posted after it, in order).
+      if isCalling {
+        if mailbox.post(value) { drainsAfterCall = true }
+        return
+      }
+      // The epoch is loaded before the lock hold (see `DeliveryMailbox.startCall`). The
+      // function is bound, not the `MainActorCall`: calling through the struct kept a second
+      // copy of the handler across the call (a retain and a release per value, measured).
+      let epoch = mailbox.epoch
+      guard let handler = mailbox.startCall(with: value)?.body else { return }
+      isCalling = true
+      handler(value)
+      isCalling = false
+      schedulePoint("mainActor.call: the handler returned; checking for values posted during it")
+      if drainsAfterCall || mailbox.postedSince(epoch) {
+        drainsAfterCall = false
+        drainHere()
+      }
       return
     }
     guard mailbox.post(value) else { return }
+    startJob()
+  }
+
+  /// Starts the main-actor job that drains what waits. Out of line: the synchronous call
+  /// above then pays nothing for the task's or the block's set-up (a priority's metadata
+  /// and stack space, measured on every call while this was inlined).
+  @inlinable @inline(never)
+  func startJob() {
     if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *),
       !MainActorNow.simulatesOSBefore26
     {
@@ -58,6 +106,11 @@ final class MainActorDelivery<Value: Sendable>: Disposable, FedDelivery, DrainCo
   @inlinable
   func drain() {
     precondition(MainActorNow.isCurrent, "a main-actor handler's drain off the main actor")
+    if isCalling {
+      // Started inside a synchronous call (a nested run loop): that call drains on return.
+      drainsAfterCall = true
+      return
+    }
     drainHere()
   }
 
@@ -72,16 +125,16 @@ final class MainActorDelivery<Value: Sendable>: Disposable, FedDelivery, DrainCo
 
   @usableFromInline
   func finish() {
-    mailbox.finish()
+    _ = operate(self, .finish)
   }
 
   @usableFromInline
   func dispose() {
-    mailbox.dispose()
+    _ = operate(self, .dispose)
   }
 
   @usableFromInline
-  var isDisposed: Bool { mailbox.isClosed }
+  var isDisposed: Bool { operate(self, .isClosed) != 0 }
 
-  package var drainsStarted: Int { mailbox.drainsStarted }
+  package var drainsStarted: Int { operate(self, .drainsStarted) }
 }

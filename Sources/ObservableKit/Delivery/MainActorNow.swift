@@ -34,7 +34,7 @@ enum MainActorNow {
   /// and the caller then enqueues.
   @inlinable
   static var isCurrent: Bool {
-    okit_is_main_thread() || DispatchQueue.getSpecific(key: mainQueueKey) != nil
+    okit_is_main_thread_now() || DispatchQueue.getSpecific(key: mainQueueKey) != nil
   }
 
   /// Runs `body`, main-actor code, here and now, as `MainActor.assumeIsolated` does once its

@@ -11,11 +11,15 @@ final class NonisolatedDelivery<Value: Sendable>: Disposable, FedDelivery, Drain
   @usableFromInline typealias Handler = @Sendable (Value) -> Void
 
   @usableFromInline let mailbox: DeliveryMailbox<Value, SendableCall<Value>>
+  /// The mailbox's ending and inspecting operations, specialized where the subscription is
+  /// made (see `DeliveryOperation`).
+  @usableFromInline let operate: @Sendable (NonisolatedDelivery, DeliveryOperation) -> Int
 
   /// Subscribes `handler` through `subscribe`.
   @inlinable
   init(handler: @escaping Handler, subscribe: (@escaping @Sendable (Value) -> Void) -> any Disposable) {
     mailbox = DeliveryMailbox(handler: SendableCall(handler))
+    operate = { delivery, operation in delivery.mailbox.perform(operation) }
     let feed = DeliveryFeed(self)
     mailbox.attach(subscribe { feed($0) })
   }
@@ -24,6 +28,7 @@ final class NonisolatedDelivery<Value: Sendable>: Disposable, FedDelivery, Drain
   @inlinable
   init(call: SendableCall<Value>, subscribe: (@escaping @Sendable (Value) -> Void) -> any Disposable) {
     mailbox = DeliveryMailbox(handler: call)
+    operate = { delivery, operation in delivery.mailbox.perform(operation) }
     let feed = DeliveryFeed(self)
     mailbox.attach(subscribe { feed($0) })
   }
@@ -41,16 +46,16 @@ final class NonisolatedDelivery<Value: Sendable>: Disposable, FedDelivery, Drain
 
   @usableFromInline
   func finish() {
-    mailbox.finish()
+    _ = operate(self, .finish)
   }
 
   @usableFromInline
   func dispose() {
-    mailbox.dispose()
+    _ = operate(self, .dispose)
   }
 
   @usableFromInline
-  var isDisposed: Bool { mailbox.isClosed }
+  var isDisposed: Bool { operate(self, .isClosed) != 0 }
 
-  package var drainsStarted: Int { mailbox.drainsStarted }
+  package var drainsStarted: Int { operate(self, .drainsStarted) }
 }

@@ -10,6 +10,7 @@ extension SharedEventSource {
   /// Registers a main-actor handler, whatever the caller's isolation: called at once when the
   /// value comes on the main thread and nothing of this subscription waits, otherwise on the
   /// main queue, in order; see ``EventSource/observe(on:_:)-(MainActor,_)``.
+  @inlinable
   public func observe(
     on _: MainActor,
     _ handler: @escaping @MainActor (Value) -> Void

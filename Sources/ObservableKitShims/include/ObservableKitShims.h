@@ -266,6 +266,19 @@ int64_t okit_live_subscriptions(void);
 /// Main-actor delivery before the 26 releases asks it (see Delivery/MainActorNow.swift).
 bool okit_is_main_thread(void);
 
+/// `okit_is_main_thread`, with the thread's cached answer read inline on Linux (a
+/// thread-pointer-relative load, as for okit_frame), since a main-actor delivery asks it for
+/// each value; the first ask on a thread, and every other platform, make the call.
+#if defined(__linux__) && defined(__ELF__) && !defined(__ANDROID__) && !defined(__APPLE__) && !defined(_WIN32)
+extern __thread unsigned char okit_main_thread_answer __attribute__((tls_model("initial-exec")));
+static inline bool okit_is_main_thread_now(void) {
+  unsigned char answer = okit_main_thread_answer;
+  return answer != 0 ? answer == 1 : okit_is_main_thread();
+}
+#else
+static inline bool okit_is_main_thread_now(void) { return okit_is_main_thread(); }
+#endif
+
 /// Whether the environment variable OBSERVABLEKIT_SIMULATE_OS_BEFORE_26 is "1". Reads the
 /// environment on every call: the Swift side reads it once and keeps the answer.
 bool okit_simulate_os_before_26_requested(void);

@@ -135,6 +135,40 @@ struct SharedDeliveryTests {
     token.dispose()
   }
 
+  @Test("Contract: a value that comes during a main-actor handler's synchronous call, from another thread, is delivered right after that call, before notify returns")
+  func valueFromAnotherThreadDuringTheCallRunsRightAfterIt() {
+    let event = SharedEvent<Int>()
+    let recorder = Recorder()
+    let token = event.observe { value in
+      recorder.values.append(value)
+      // Another thread notifies while this call runs, and has returned when it ends.
+      if value == 1 { race(threads: 1) { _ in event.notifyObservers(2) } }
+      recorder.values.append(-value)
+    }
+    event.notifyObservers(1)
+    #expect(recorder.values == [1, -1, 2, -2], "after the call, not inside it, and before notify returned")
+    event.notifyObservers(3)
+    #expect(recorder.values == [1, -1, 2, -2, 3, -3], "nothing waits: the next value runs at once")
+    token.dispose()
+  }
+
+  @Test("Contract: a value that comes re-entrantly during a main-actor handler's synchronous call (through a merge) runs after the call, before notify returns")
+  func reentrantValueRunsAfterTheCall() {
+    let first = SharedEvent<Int>()
+    let second = SharedEvent<Int>()
+    let recorder = Recorder()
+    let token = first.merge(with: second).observe { value in
+      recorder.values.append(value)
+      if value == 1 { second.notifyObservers(2) }
+      recorder.values.append(-value)
+    }
+    first.notifyObservers(1)
+    #expect(recorder.values == [1, -1, 2, -2], "calls never overlap; the value waited for the call")
+    second.notifyObservers(3)
+    #expect(recorder.values == [1, -1, 2, -2, 3, -3])
+    token.dispose()
+  }
+
   @Test("Contract: dispose() drops what waits for the main actor; nothing is delivered after it returns")
   func disposeDropsTheBurst() async {
     let event = SharedEvent<Int>()
