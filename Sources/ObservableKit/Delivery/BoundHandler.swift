@@ -69,7 +69,7 @@ enum BoundHandler<Value> {
 /// back for each call allocates; `ObserverHandler` keeps the storage's closures the same way).
 ///
 /// Soundness of the `@unchecked Sendable`: `body` is a `@MainActor` function retyped once, at
-/// registration (`MainActorNow.retype`), so it is main-actor code, bound to the main actor.
+/// subscription (`MainActorNow.retype`), so it is main-actor code, bound to the main actor.
 /// `MainActorDelivery` calls it only where main-actor code may run now: right after
 /// `MainActorNow.isCurrent` held on this thread, or from a main-actor job, and each drain
 /// checks `isCurrent` again with a precondition, so a wrong path traps instead of racing.

@@ -1,4 +1,4 @@
-/// One subscription of the `Sendable` family whose handler keeps the isolation of the code
+/// One subscription of the shared family whose handler keeps the isolation of the code
 /// that registered it (`@isolated(any)`), called in order, one call at a time.
 ///
 /// `observe { }` and `observeChanges { }` give a nonisolated handler to `NonisolatedDelivery`

@@ -50,7 +50,7 @@ enum MainActorNow {
 
   /// `handler`, a main-actor function, as the plain function it is, to be called only where
   /// ``isCurrent`` holds or from main-actor code, as ``run(_:)`` does (see `MainActorCall`).
-  /// Not inlined: the conversion happens once, at registration, at the generic level.
+  /// Not inlined: the conversion happens once, at subscription, at the generic level.
   @usableFromInline
   static func retype<Value>(_ handler: @escaping @MainActor (Value) -> Void) -> (Value) -> Void {
     unsafeBitCast(handler, to: ((Value) -> Void).self)

@@ -80,7 +80,7 @@ public final class ObservableEvent<T>: EventSource {
   /// - Returns: A disposable that ends this subscription. Dropping it does not end it.
   @inlinable @_disfavoredOverload
   public func observe(_ handler: @escaping (T) -> Void) -> any Disposable {
-    if let replay { return InlineSubscription(storage: storage, id: registerReplaying(replay, handler)) }
+    if replay != nil { return InlineSubscription(storage: storage, id: registerReplaying(handler)) }
     return InlineSubscription(storage: storage, id: storage.add(handler))
   }
 
@@ -91,7 +91,7 @@ public final class ObservableEvent<T>: EventSource {
   public func observe(
     _ handler: @escaping (T) -> Void, fileID: StaticString = #fileID, line: UInt = #line
   ) -> any Disposable {
-    let id = if let replay { registerReplaying(replay, handler) } else { storage.add(handler) }
+    let id = replay == nil ? storage.add(handler) : registerReplaying(handler)
     return SubscriptionSites.named(InlineSubscription(storage: storage, id: id), fileID, line)
   }
 
@@ -116,24 +116,24 @@ public final class ObservableEvent<T>: EventSource {
     // The storage's own owner subscription, not `OwnerBinding`: a gone owner stops
     // counting in `observerCount` at once, and the storage, not a record of the owner,
     // holds the link (see `OwnerLink`).
-    if let replay {
-      return InlineSubscription(storage: storage, id: registerReplaying(replay, owner: owner, handler))
+    if replay != nil {
+      return InlineSubscription(storage: storage, id: registerReplaying(owner: owner, handler))
     }
     return InlineSubscription(storage: storage, id: storage.add(owner: owner, handler))
   }
 
   /// A replaying event's subscriptions, out of line (specialized in the client, not inlined)
-  /// so that a plain event's `observe` does not carry the replay's code.
+  /// so that a plain event's `observe` does not carry the replay's code. The callers test
+  /// `replay != nil` rather than bind it: binding copies the reference, and a copy of nil
+  /// still costs a retain and a release call on every `observe` of a plain event.
   @inlinable @inline(never)
-  func registerReplaying(_ replay: EventReplay<T>, _ handler: @escaping (T) -> Void) -> UInt64 {
-    replay.register(on: storage, handler)
+  func registerReplaying(_ handler: @escaping (T) -> Void) -> UInt64 {
+    replay.unsafelyUnwrapped.register(on: storage, handler)
   }
 
   @inlinable @inline(never)
-  func registerReplaying<Owner: AnyObject>(
-    _ replay: EventReplay<T>, owner: Owner, _ handler: @escaping (Owner, T) -> Void
-  ) -> UInt64 {
-    replay.register(on: storage, owner: owner, handler)
+  func registerReplaying<Owner: AnyObject>(owner: Owner, _ handler: @escaping (Owner, T) -> Void) -> UInt64 {
+    replay.unsafelyUnwrapped.register(on: storage, owner: owner, handler)
   }
 
   /// Calls every registered handler with `value`, in subscription order, on this thread.

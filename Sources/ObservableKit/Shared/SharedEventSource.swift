@@ -1,7 +1,7 @@
-/// Anything of the `Sendable` family that can be observed from any isolation domain:
+/// Anything of the shared family that can be observed from any isolation domain:
 /// ``SharedEvent``, ``SharedProperty`` and their read-only views and operator chains.
 ///
-/// Its one requirement is the nonisolated registration. Everything else is defined once, on
+/// Its one requirement is the nonisolated subscription. Everything else is defined once, on
 /// top of it: ``observe(_:fileID:line:)``, whose handler keeps the caller's isolation, owner-bound
 /// observation, queue and main-actor delivery, ``values``, and the operators.
 ///
@@ -13,7 +13,7 @@ public protocol SharedEventSource<Value>: Sendable {
   /// Registers `handler`, called synchronously on the notifying thread, concurrently when
   /// notifications come from several threads.
   ///
-  /// - Returns: A disposable that ends this registration.
+  /// - Returns: A disposable that ends this subscription.
   func observeNonisolated(_ handler: @escaping @Sendable (Value) -> Void) -> any Disposable
 }
 
@@ -35,18 +35,14 @@ extension SharedEventSource {
   /// In a debug build inside ObservableKitTesting's `withLeakCheck`, the subscription is
   /// named by `fileID:line`, the call site.
   ///
-  /// - Returns: A disposable that ends this registration. Dropping it does not end it.
+  /// - Returns: A disposable that ends this subscription. Dropping it does not end it.
   @inlinable
   public func observe(
     @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (Value) -> Void,
     fileID: StaticString = #fileID,
     line: UInt = #line
   ) -> any Disposable {
-    let subscription = IsolatedDelivery.observe(handler) { observeNonisolated($0) }
-    #if DEBUG
-    SubscriptionSites.made(subscription, fileID, line)
-    #endif
-    return subscription
+    SubscriptionSites.named(IsolatedDelivery.observe(handler) { observeNonisolated($0) }, fileID, line)
   }
 
   /// Registers `handler` for as long as `owner` is alive, passing the owner in, so the
@@ -54,7 +50,7 @@ extension SharedEventSource {
   ///
   /// `owner` is held weakly, also while a value waits for the handler's actor, and passed
   /// to the handler strongly; once its deinit has begun, nothing is delivered and the next
-  /// value ends the registration. You need not keep the returned disposable.
+  /// value ends the subscription. You need not keep the returned disposable.
   @discardableResult
   public func observe<Owner: AnyObject & Sendable>(
     with owner: Owner,
@@ -89,10 +85,6 @@ extension SharedPropertySource {
     fileID: StaticString = #fileID,
     line: UInt = #line
   ) -> any Disposable {
-    let subscription = IsolatedDelivery.observe(handler) { observeChangesNonisolated($0) }
-    #if DEBUG
-    SubscriptionSites.made(subscription, fileID, line)
-    #endif
-    return subscription
+    SubscriptionSites.named(IsolatedDelivery.observe(handler) { observeChangesNonisolated($0) }, fileID, line)
   }
 }

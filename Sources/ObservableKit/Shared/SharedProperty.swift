@@ -93,8 +93,8 @@ public final class SharedProperty<T: Sendable>: SharedPropertySource, @unchecked
   /// the caller, as for ``SharedEventSource/observe(_:fileID:line:)``; it does not hear the current
   /// value.
   ///
-  /// - Returns: A disposable that ends this registration early; ``unsubscribe(_:)`` ends all
-  ///   registrations of `observer` at once.
+  /// - Returns: A disposable that ends this subscription early; ``unsubscribe(_:)`` ends all
+  ///   subscriptions of `observer` at once.
   @discardableResult
   public func subscribe<Observer: AnyObject & Sendable>(
     _ observer: Observer,
@@ -112,7 +112,7 @@ public final class SharedProperty<T: Sendable>: SharedPropertySource, @unchecked
   ///
   /// `owner` is held weakly, also while a value waits for the handler's actor, and passed
   /// to the handler strongly. Once its deinit has begun nothing is delivered, and the
-  /// registration no longer counts in ``observerCount``. ``unsubscribe(_:)`` ends it. You
+  /// subscription no longer counts in ``observerCount``. ``unsubscribe(_:)`` ends it. You
   /// need not keep the returned disposable.
   @discardableResult
   public func observe<Owner: AnyObject & Sendable>(
@@ -124,9 +124,9 @@ public final class SharedProperty<T: Sendable>: SharedPropertySource, @unchecked
     }
   }
 
-  /// Ends every registration bound to `observer`: those made with `subscribe(_:block:)` and
+  /// Ends every subscription bound to `observer`: those made with `subscribe(_:block:)` and
   /// with `observe(with:_:)`, in every form (isolation-inheriting, actor owner, async).
-  /// Values of those registrations that wait for the handler's actor are not delivered.
+  /// Values of those subscriptions that wait for the handler's actor are not delivered.
   ///
   /// Unsubscribing an object that never subscribed does nothing.
   public func unsubscribe(_ observer: AnyObject) {
@@ -137,7 +137,7 @@ public final class SharedProperty<T: Sendable>: SharedPropertySource, @unchecked
   /// to the handler's own (see `IsolatedDelivery.Call`).
   private typealias OwnerBoundCall<Owner> = nonisolated(nonsending) @Sendable (Owner, PropertyUpdate<T>) async -> Void
 
-  /// The owner-bound registration behind ``subscribe(_:block:)`` and ``observe(with:_:)``.
+  /// The owner-bound subscription behind ``subscribe(_:block:)`` and ``observe(with:_:)``.
   /// The storage learns the owner, so ``unsubscribe(_:)`` and the count see it. A value
   /// waiting for the handler's actor holds the owner weakly: it is loaded when the call
   /// starts, so a released owner is not kept alive by what waits, and nothing is delivered
