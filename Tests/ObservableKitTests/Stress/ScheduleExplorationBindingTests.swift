@@ -80,24 +80,36 @@ struct ScheduleExplorationBindingTests {
     #expect(report.pointsSeen.contains("binding: setting the other side"))
   }
 
+  // The store is a box of this test's own, not UserDefaults: corelibs posts
+  // UserDefaults.didChangeNotification from other tests' suites (their persistent-domain
+  // removals), and a persisted property reloads on it from that thread, which would run
+  // the explored schedule points outside the explorer. What is explored is the property's
+  // persistence, the same for every store.
   @Test("A persisted set racing a direct write and a reload: the property ends equal to the store")
   func persistedSetRacingReload() {
+    final class Box: PropertyStorage, @unchecked Sendable {
+      // `stored` is Guarded; `location` is immutable and unique to this box.
+      let stored = Guarded<Int?>(nil)
+      let location = "exploration box \(UInt64.random(in: 0...UInt64.max))"
+      func load() -> StoredValue<Int> { stored.value.map { .value($0) } ?? .absent }
+      func save(_ value: Int) throws { stored.value = value }
+    }
     final class State {
-      let store = TestDefaults()
+      let store = Box()
       let property: SharedProperty<Int>
-      init() { property = SharedProperty(0, storage: .userDefaults("n", in: store.defaults)) }
+      init() { property = SharedProperty(0, storage: store) }
     }
     let report = ScheduleExplorer.explore(
       setUp: { State() },
       operations: [
         { state in state.property.value = 1 },
         { state in
-          state.store.defaults.set(2, forKey: "n")
+          state.store.stored.value = 2
           state.property.reloadFromStorage()
         },
       ],
       check: { state, trace in
-        let stored = state.store.defaults.integer(forKey: "n")
+        let stored = state.store.stored.value ?? 0
         #expect(state.property.value == stored, "property \(state.property.value), store \(stored): \(trace)")
       }
     )
