@@ -52,8 +52,9 @@ final class Feed: Sendable {
 }
 
 /// Waits, yielding, until `condition` holds; a bounded wait that the caller's expectation
-/// reports if it runs out.
-func eventually(_ condition: () -> Bool) async -> Bool {
+/// reports if it runs out. It runs on the caller's actor, so a condition that reads what a
+/// main-actor handler writes reads it there, not from another thread.
+func eventually(isolation: isolated (any Actor)? = #isolation, _ condition: () -> Bool) async -> Bool {
   for _ in 0..<200_000 {
     if condition() { return true }
     await Task.yield()
