@@ -37,11 +37,8 @@ final class MainActorDelivery<Value: Sendable>: Disposable, FedDelivery, DrainCo
 
   /// Subscribes `handler` through `subscribe`, to be called on the main actor.
   @inlinable
-  init(handler: @escaping Handler, subscribe: (@escaping @Sendable (Value) -> Void) -> any Disposable) {
-    mailbox = DeliveryMailbox(handler: MainActorCall(handler))
-    operate = { delivery, operation in delivery.mailbox.perform(operation) }
-    let feed = DeliveryFeed(self)
-    mailbox.attach(subscribe { feed($0) })
+  convenience init(handler: @escaping Handler, subscribe: (@escaping @Sendable (Value) -> Void) -> any Disposable) {
+    self.init(call: MainActorCall(handler), subscribe: subscribe)
   }
 
   /// Subscribes `call` through `subscribe`; see ``init(handler:subscribe:)``.

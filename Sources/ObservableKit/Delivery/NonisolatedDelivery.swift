@@ -17,11 +17,8 @@ final class NonisolatedDelivery<Value: Sendable>: Disposable, FedDelivery, Drain
 
   /// Subscribes `handler` through `subscribe`.
   @inlinable
-  init(handler: @escaping Handler, subscribe: (@escaping @Sendable (Value) -> Void) -> any Disposable) {
-    mailbox = DeliveryMailbox(handler: SendableCall(handler))
-    operate = { delivery, operation in delivery.mailbox.perform(operation) }
-    let feed = DeliveryFeed(self)
-    mailbox.attach(subscribe { feed($0) })
+  convenience init(handler: @escaping Handler, subscribe: (@escaping @Sendable (Value) -> Void) -> any Disposable) {
+    self.init(call: SendableCall(handler), subscribe: subscribe)
   }
 
   /// Subscribes `call` through `subscribe`; see ``init(handler:subscribe:)``.

@@ -45,8 +45,11 @@ public struct UserDefaultsStorage<Value: Codable>: PropertyStorage, @unchecked S
     isPropertyList = Value.self is any PropertyListValue.Type
   }
 
+  /// The key and the `UserDefaults` object: properties on the same location share writes.
   public var location: Location { Location(key: key, store: ObjectIdentifier(defaults)) }
 
+  /// The value under the key: a property-list value as itself, any other as JSON data;
+  /// `.unreadable` when it is of another type or does not decode, `.absent` when missing.
   public func load() -> StoredValue<Value> {
     guard let object = defaults.object(forKey: key) else { return .absent }
     if isPropertyList {
@@ -63,6 +66,7 @@ public struct UserDefaultsStorage<Value: Codable>: PropertyStorage, @unchecked S
     }
   }
 
+  /// Stores `value` under the key (a `nil` optional removes it); throws if it does not encode.
   public func save(_ value: Value) throws {
     if isPropertyList {
       if let optional = value as? any AbsentWhenNil, optional.isNil {
