@@ -110,6 +110,9 @@ extension Collection where Element: SharedEventSource {
   }
 }
 
+// `flatMapLatest`'s state is one type for both families (`LatestInnerSubscription`); the few
+// lines that wire it to the sources are written again here, with `@Sendable` closures the
+// compiler checks, for the reason CombineLatestState.swift gives.
 extension SharedEventSource {
   /// Delivers the values of the source that `transform` picks for this source's latest
   /// value; see ``EventSource/flatMapLatest(_:)``.
