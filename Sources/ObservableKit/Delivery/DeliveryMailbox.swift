@@ -73,32 +73,35 @@ struct DeliveryMailbox<Value: Sendable, Handler: Sendable>: Sendable {
     }
   }
 
-  /// For a caller that drains at once where it runs: when no drain runs, starts one and
-  /// returns the handler, to be called with `value` now (`value` is not queued: nothing
-  /// waits, so it is next in order), then ``next()`` until nil. Otherwise queues `value`
-  /// behind what waits (the running drain delivers it) and returns nil; nil too once closed.
-  /// One lock for the common case, and no allocation: the buffer is not touched.
+  /// For a caller that drains at once where it runs and holds the handler itself (a
+  /// ``DeliveryCallFeed`` lends it): when no drain runs, starts one and returns true, and the
+  /// caller calls the handler with `value` now (`value` is not queued: nothing waits, so it
+  /// is next in order), then ``next()`` until nil. Otherwise queues `value` behind what waits
+  /// (the running drain delivers it) and returns false; false too once closed. One lock hold
+  /// for the common case, no allocation, and no copy of the handler: the buffer is not
+  /// touched, and the caller calls the function it already holds.
   @inlinable
-  func startDrain(with value: Value) -> Handler? {
+  func startDrain(with value: Value) -> Bool {
     state.withLock { state in
-      guard let handler = state.handler else { return nil }
+      guard state.handler != nil else { return false }
       if state.isDraining {
         state.buffer.append(value)
-        return nil
+        return false
       }
       state.isDraining = true
       state.drainsStarted &+= 1
-      return handler
+      return true
     }
   }
 
   /// For a caller on the main actor that calls at once and keeps calls from overlapping by
-  /// itself (`MainActorDelivery`, whose calls all run on the main actor): when no drain
-  /// runs or waits, returns the handler, to be called with `value` now, without marking a
-  /// drain, so that nothing needs to be cleared after the call (one lock hold per value).
-  /// Nothing waits then, so `value` is next in order. Otherwise queues `value` behind what
-  /// waits (the drain delivers it) and returns nil; nil too once closed. A value posted
-  /// during the call finds no drain and starts one, which the caller runs after the call.
+  /// itself (`MainActorDelivery`, whose calls all run on the main actor), holding the handler
+  /// itself as ``startDrain(with:)``'s caller does: when no drain runs or waits, returns
+  /// true, and the caller calls the handler with `value` now, without marking a drain, so
+  /// that nothing needs to be cleared after the call (one lock hold per value). Nothing
+  /// waits then, so `value` is next in order. Otherwise queues `value` behind what waits
+  /// (the drain delivers it) and returns false; false too once closed. A value posted during
+  /// the call finds no drain and starts one, which the caller runs after the call.
   ///
   /// The caller loads ``epoch`` just before: ``postedSince(_:)`` then tells it, after the
   /// call, whether a value was posted meanwhile (another thread's, which then started a
@@ -106,15 +109,15 @@ struct DeliveryMailbox<Value: Sendable, Handler: Sendable>: Sendable {
   /// post that started its drain between that load and this lock hold is seen here as a
   /// drain (the value is queued behind it), so loading the epoch first misses nothing.
   @inlinable
-  func startCall(with value: Value) -> Handler? {
+  func startCall(with value: Value) -> Bool {
     state.withLock { state in
-      guard let handler = state.handler else { return nil }
+      guard state.handler != nil else { return false }
       if state.isDraining {
         state.buffer.append(value)
-        return nil
+        return false
       }
       state.drainsStarted &+= 1
-      return handler
+      return true
     }
   }
 
@@ -291,6 +294,48 @@ final class DeliveryFeed<Delivery: FedDelivery>: Sendable {
   @inlinable
   func callAsFunction(_ value: Delivery.Value) {
     delivery.enqueue(value)
+  }
+
+  deinit {
+    delivery.finish()
+  }
+}
+
+/// A delivery that calls its handler at once where the rules allow (`NonisolatedDelivery`,
+/// `MainActorDelivery`), fed by a ``DeliveryCallFeed`` that lends it the handler.
+@usableFromInline
+protocol CallingDelivery: AnyObject, Sendable {
+  associatedtype Value: Sendable
+  /// The handler, in the form the delivery calls.
+  associatedtype Call: Sendable
+  /// Takes in a value the source delivered; `call` is the handler, lent for this call.
+  func enqueue(_ value: Value, lending call: Call)
+  /// The source will send nothing more: deliver what waits, then release the handler.
+  func finish()
+}
+
+/// A ``DeliveryFeed`` that also keeps the handler, for the synchronous call.
+///
+/// Why the feed holds a second reference to the handler: the mailbox's handler is a
+/// variable under its lock, so taking it out for a call copies it (a retain and a release
+/// per value, measured). The feed's is a constant of an object the source keeps alive for
+/// the whole call, so the call borrows it and copies nothing. It adds no lifetime: the
+/// source releases the feed when the subscription is disposed or ends, as it released the
+/// handler before, and the mailbox's own reference serves the values that wait.
+@usableFromInline
+final class DeliveryCallFeed<Delivery: CallingDelivery>: Sendable {
+  @usableFromInline let delivery: Delivery
+  @usableFromInline let call: Delivery.Call
+
+  @inlinable
+  init(_ delivery: Delivery, call: Delivery.Call) {
+    self.delivery = delivery
+    self.call = call
+  }
+
+  @inlinable
+  func callAsFunction(_ value: Delivery.Value) {
+    delivery.enqueue(value, lending: call)
   }
 
   deinit {

@@ -12,7 +12,7 @@ import Dispatch
 /// knows the caller runs there and is enqueued otherwise; before them (or with
 /// `OBSERVABLEKIT_SIMULATE_OS_BEFORE_26=1` in a debug build), it goes through the main queue.
 @usableFromInline
-final class MainActorDelivery<Value: Sendable>: Disposable, FedDelivery, DrainCounting {
+final class MainActorDelivery<Value: Sendable>: Disposable, CallingDelivery, DrainCounting {
   @usableFromInline typealias Handler = @MainActor (Value) -> Void
 
   @usableFromInline let mailbox: DeliveryMailbox<Value, MainActorCall<Value>>
@@ -46,12 +46,13 @@ final class MainActorDelivery<Value: Sendable>: Disposable, FedDelivery, DrainCo
   init(call: MainActorCall<Value>, subscribe: (@escaping @Sendable (Value) -> Void) -> any Disposable) {
     mailbox = DeliveryMailbox(handler: call)
     operate = { delivery, operation in delivery.mailbox.perform(operation) }
-    let feed = DeliveryFeed(self)
+    let feed = DeliveryCallFeed(self, call: call)
     mailbox.attach(subscribe { feed($0) })
   }
 
+  /// Takes in a value; the handler, `call`, is lent by the feed (see `DeliveryCallFeed`).
   @inlinable
-  func enqueue(_ value: Value) {
+  func enqueue(_ value: Value, lending call: MainActorCall<Value>) {
     if MainActorNow.isCurrent {
       // Where main-actor code may run now: call at once unless a drain runs or waits (then
       // the value waits behind what waits, and that drain delivers it). One lock hold: the
@@ -65,13 +66,11 @@ final class MainActorDelivery<Value: Sendable>: Disposable, FedDelivery, DrainCo
         if mailbox.post(value) { drainsAfterCall = true }
         return
       }
-      // The epoch is loaded before the lock hold (see `DeliveryMailbox.startCall`). The
-      // function is bound, not the `MainActorCall`: calling through the struct kept a second
-      // copy of the handler across the call (a retain and a release per value, measured).
+      // The epoch is loaded before the lock hold (see `DeliveryMailbox.startCall`).
       let epoch = mailbox.epoch
-      guard let handler = mailbox.startCall(with: value)?.body else { return }
+      guard mailbox.startCall(with: value) else { return }
       isCalling = true
-      handler(value)
+      call.body(value)
       isCalling = false
       schedulePoint("mainActor.call: the handler returned; checking for values posted during it")
       if drainsAfterCall || mailbox.postedSince(epoch) {

@@ -7,7 +7,7 @@
 /// one drain at a time). So the calls never overlap, and the lock hand-off orders each call
 /// after the one before, whichever thread makes it.
 @usableFromInline
-final class NonisolatedDelivery<Value: Sendable>: Disposable, FedDelivery, DrainCounting {
+final class NonisolatedDelivery<Value: Sendable>: Disposable, CallingDelivery, DrainCounting {
   @usableFromInline typealias Handler = @Sendable (Value) -> Void
 
   @usableFromInline let mailbox: DeliveryMailbox<Value, SendableCall<Value>>
@@ -26,15 +26,16 @@ final class NonisolatedDelivery<Value: Sendable>: Disposable, FedDelivery, Drain
   init(call: SendableCall<Value>, subscribe: (@escaping @Sendable (Value) -> Void) -> any Disposable) {
     mailbox = DeliveryMailbox(handler: call)
     operate = { delivery, operation in delivery.mailbox.perform(operation) }
-    let feed = DeliveryFeed(self)
+    let feed = DeliveryCallFeed(self, call: call)
     mailbox.attach(subscribe { feed($0) })
   }
 
+  /// Takes in a value; the handler, `call`, is lent by the feed (see `DeliveryCallFeed`).
   @inlinable
-  func enqueue(_ value: Value) {
-    guard let handler = mailbox.startDrain(with: value) else { return }
+  func enqueue(_ value: Value, lending call: SendableCall<Value>) {
+    guard mailbox.startDrain(with: value) else { return }
     schedulePoint("isolated.drain: a value taken; calling outside the lock")
-    handler.body(value)
+    call.body(value)
     while let (handler, value) = mailbox.next() {
       schedulePoint("isolated.drain: a value taken; calling outside the lock")
       handler.body(value)
