@@ -146,10 +146,9 @@ struct DeliveryMailbox<Value: Sendable, Handler: Sendable>: Sendable {
       }
       state.isDraining = false
       guard state.isFinishing else { return (nil, nil) }
-      defer { state.handler = nil }
-      return (nil, state.handler)
+      return (nil, state.handler.take())
     }
-    withExtendedLifetime(released) {}
+    _ = consume released
     return next
   }
 
@@ -157,16 +156,20 @@ struct DeliveryMailbox<Value: Sendable, Handler: Sendable>: Sendable {
   var handler: Handler? { state.withLock { $0.handler } }
 
   /// Ends delivery: drops the handler and what waits, released here, outside the lock.
+  ///
+  /// The closings move what they release out of the state (`take()`, `swap`) rather than
+  /// copy it and then clear it: a copy of the state's parts went through the runtime's
+  /// generic value witnesses, the bulk of a disposal (measured by the S16 row).
   @inlinable
   func close() {
-    let released = state.withLock { state in
-      defer {
-        state.handler = nil
-        state.buffer = DeliveryBuffer()
-      }
-      return (state.handler, state.buffer)
+    var handler: Handler?
+    var buffer = DeliveryBuffer<Value>()
+    state.withLock { state in
+      handler = state.handler.take()
+      swap(&buffer, &state.buffer)
     }
-    withExtendedLifetime(released) {}
+    _ = consume handler
+    _ = consume buffer
   }
 
   /// Keeps `token`, the upstream subscription, until ``dispose()``; disposes it at once
@@ -187,17 +190,17 @@ struct DeliveryMailbox<Value: Sendable, Handler: Sendable>: Sendable {
   /// value is taken for a call.
   @inlinable
   func dispose() {
-    let released = state.withLock { state in
+    var handler: Handler?
+    var buffer = DeliveryBuffer<Value>()
+    let upstream = state.withLock { state -> (any Disposable)? in
       state.isDisposed = true
-      defer {
-        state.handler = nil
-        state.buffer = DeliveryBuffer()
-        state.upstream = nil
-      }
-      return (state.handler, state.buffer, state.upstream)
+      handler = state.handler.take()
+      swap(&buffer, &state.buffer)
+      return state.upstream.take()
     }
-    released.2?.dispose()
-    withExtendedLifetime(released) {}
+    upstream?.dispose()
+    _ = consume handler
+    _ = consume buffer
   }
 
   /// Ends delivery once the values that wait have been delivered: the source will send no
@@ -210,10 +213,9 @@ struct DeliveryMailbox<Value: Sendable, Handler: Sendable>: Sendable {
         state.isFinishing = true
         return nil
       }
-      defer { state.handler = nil }
-      return state.handler
+      return state.handler.take()
     }
-    withExtendedLifetime(released) {}
+    _ = consume released
   }
 
   @inlinable
