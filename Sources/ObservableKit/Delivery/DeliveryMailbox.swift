@@ -67,6 +67,7 @@ struct DeliveryMailbox<Value: Sendable, Handler: Sendable>: Sendable {
       defer { state.isDraining = true }
       if !state.isDraining {
         state.drainsStarted &+= 1
+        lock.storeFlagsLocked(Self.draining)
         lock.advanceEpochLocked()
       }
       return !state.isDraining
@@ -82,13 +83,15 @@ struct DeliveryMailbox<Value: Sendable, Handler: Sendable>: Sendable {
   /// touched, and the caller calls the function it already holds.
   @inlinable
   func startDrain(with value: Value) -> Bool {
-    state.withLock { state in
+    let lock = state
+    return lock.withLock { state in
       guard state.handler != nil else { return false }
       if state.isDraining {
         state.buffer.append(value)
         return false
       }
       state.isDraining = true
+      lock.storeFlagsLocked(Self.draining)
       state.drainsStarted &+= 1
       return true
     }
@@ -121,6 +124,20 @@ struct DeliveryMailbox<Value: Sendable, Handler: Sendable>: Sendable {
     }
   }
 
+  /// The flags every lock hold that starts or ends a drain, or closes, mirrors into the
+  /// lock's flags word: ``draining`` while a drain is marked (values may wait), ``closed``
+  /// once the handler is dropped. Written only under the lock, read by ``isIdle`` without it.
+  @inlinable static var draining: UInt32 { 1 }
+  @inlinable static var closed: UInt32 { 2 }
+
+  /// Whether no drain is marked and the mailbox is open, read without the lock (one atomic
+  /// load): for `MainActorDelivery`'s call on the main actor, which then calls at once
+  /// without a lock hold. A value posted or a `dispose()` made on another thread after this
+  /// load is one that came during the call (the caller's check of ``postedSince(_:)`` after
+  /// the call delivers such a value right after it), as for a pass in progress.
+  @inlinable
+  var isIdle: Bool { state.flags == 0 }
+
   /// The epoch, which ``post(_:)`` advances each time it starts a drain: one atomic load,
   /// without the lock.
   @inlinable
@@ -140,12 +157,17 @@ struct DeliveryMailbox<Value: Sendable, Handler: Sendable>: Sendable {
   /// is finishing, releases the handler, outside the lock).
   @inlinable
   func next() -> (Handler, Value)? {
-    let (next, released) = state.withLock { state -> ((Handler, Value)?, Handler?) in
+    let lock = state
+    let (next, released) = lock.withLock { state -> ((Handler, Value)?, Handler?) in
       if let handler = state.handler, let value = state.buffer.popFirst() {
         return ((handler, value), nil)
       }
       state.isDraining = false
-      guard state.isFinishing else { return (nil, nil) }
+      guard state.isFinishing else {
+        lock.storeFlagsLocked(state.handler == nil ? Self.closed : 0)
+        return (nil, nil)
+      }
+      lock.storeFlagsLocked(Self.closed)
       return (nil, state.handler.take())
     }
     _ = consume released
@@ -164,9 +186,11 @@ struct DeliveryMailbox<Value: Sendable, Handler: Sendable>: Sendable {
   func close() {
     var handler: Handler?
     var buffer = DeliveryBuffer<Value>()
-    state.withLock { state in
+    let lock = state
+    lock.withLock { state in
       handler = state.handler.take()
       swap(&buffer, &state.buffer)
+      lock.storeFlagsLocked(Self.closed | (state.isDraining ? Self.draining : 0))
     }
     _ = consume handler
     _ = consume buffer
@@ -192,10 +216,12 @@ struct DeliveryMailbox<Value: Sendable, Handler: Sendable>: Sendable {
   func dispose() {
     var handler: Handler?
     var buffer = DeliveryBuffer<Value>()
-    let upstream = state.withLock { state -> (any Disposable)? in
+    let lock = state
+    let upstream = lock.withLock { state -> (any Disposable)? in
       state.isDisposed = true
       handler = state.handler.take()
       swap(&buffer, &state.buffer)
+      lock.storeFlagsLocked(Self.closed | (state.isDraining ? Self.draining : 0))
       return state.upstream.take()
     }
     upstream?.dispose()
@@ -207,12 +233,14 @@ struct DeliveryMailbox<Value: Sendable, Handler: Sendable>: Sendable {
   /// more (it released the subscription's handler). Closes at once if nothing waits.
   @inlinable
   func finish() {
-    let released = state.withLock { state -> Handler? in
+    let lock = state
+    let released = lock.withLock { state -> Handler? in
       // Values wait only while a drain runs; that drain closes the mailbox when it is done.
       if state.isDraining {
         state.isFinishing = true
         return nil
       }
+      lock.storeFlagsLocked(Self.closed)
       return state.handler.take()
     }
     _ = consume released

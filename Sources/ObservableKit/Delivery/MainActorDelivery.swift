@@ -66,9 +66,14 @@ final class MainActorDelivery<Value: Sendable>: Disposable, CallingDelivery, Dra
         if mailbox.post(value) { drainsAfterCall = true }
         return
       }
-      // The epoch is loaded before the lock hold (see `DeliveryMailbox.startCall`).
+      // The epoch is loaded before the mailbox's state (see `DeliveryMailbox.startCall`).
+      // When nothing is marked (``DeliveryMailbox/isIdle``, one load), the call needs no
+      // lock hold: nothing waits that it could overtake, and what comes from another thread
+      // after that load came during the call. The handler is the feed's, lent for the call,
+      // so a `dispose()` on another thread releases nothing this call uses.
       let epoch = mailbox.epoch
-      guard mailbox.startCall(with: value) else { return }
+      guard mailbox.isIdle || mailbox.startCall(with: value) else { return }
+      schedulePoint("mainActor.call: nothing waits; calling without the lock")
       isCalling = true
       call.body(value)
       isCalling = false

@@ -86,6 +86,19 @@ package struct ObserverListLock<State> {
     buffer.withUnsafeMutablePointerToElements { okit_sync_release_turn($0) }
   }
 
+  /// Stores the flags, a word of the state's mirrored for loads without the lock. Call with
+  /// the lock held.
+  @inlinable
+  func storeFlagsLocked(_ flags: UInt32) {
+    buffer.withUnsafeMutablePointerToElements { okit_sync_store_flags($0, flags) }
+  }
+
+  /// The flags, loaded without the lock.
+  @inlinable
+  var flags: UInt32 {
+    buffer.withUnsafeMutablePointerToElements { okit_sync_load_flags($0) }
+  }
+
   /// The epoch, loaded without the lock.
   @inlinable
   var epoch: UInt64 {

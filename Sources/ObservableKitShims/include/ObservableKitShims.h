@@ -97,6 +97,9 @@ typedef struct {
   uint64_t epoch;
   /// The futex word: the mutex in bits 0-1, the turn in bits 2-3.
   uint32_t word;
+  /// A word of the guarded state's, mirrored for loads without the mutex (it fills the
+  /// padding after `word`, so it costs no space).
+  uint32_t flags;
 } okit_sync_t;
 void okit_sync_lock_slow(uint32_t *_Nonnull word);
 void okit_sync_unlock_slow(uint32_t *_Nonnull word);
@@ -105,11 +108,14 @@ typedef struct {
   uint64_t epoch;
   uint64_t turn;
   okit_lock_t lock;
+  /// A word of the guarded state's, mirrored for loads without the mutex.
+  uint32_t flags;
 } okit_sync_t;
 #endif
 
 static inline void okit_sync_init(okit_sync_t *sync) {
   sync->epoch = 0;
+  sync->flags = 0;
 #if defined(OKIT_SYNC_FUSED_TURN)
   sync->word = 0;
 #else
@@ -153,6 +159,17 @@ static inline void okit_sync_unlock(okit_sync_t *sync) {
 /// Loads the epoch with acquire ordering; callable without the mutex.
 static inline uint64_t okit_sync_load_epoch(const okit_sync_t *sync) {
   return __atomic_load_n(&sync->epoch, __ATOMIC_ACQUIRE);
+}
+
+/// Loads the flags with acquire ordering; callable without the mutex.
+static inline uint32_t okit_sync_load_flags(const okit_sync_t *sync) {
+  return __atomic_load_n(&sync->flags, __ATOMIC_ACQUIRE);
+}
+
+/// Stores the flags with release ordering. Call with the mutex held: every writer holds it,
+/// so a plain store suffices (no read-modify-write).
+static inline void okit_sync_store_flags(okit_sync_t *sync, uint32_t flags) {
+  __atomic_store_n(&sync->flags, flags, __ATOMIC_RELEASE);
 }
 
 /// Advances the epoch with release ordering. Call with the mutex held.
