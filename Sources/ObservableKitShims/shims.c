@@ -104,6 +104,26 @@ bool okit_is_main_thread(void) {
 bool okit_is_main_thread(void) { return false; }
 #endif
 
+// libdispatch's C entry points for queue-specific values and its main queue (the object
+// `dispatch_get_main_queue()` expands to), declared here: a C target does not see dispatch's
+// headers on every platform, and ObservableKit links Dispatch. Asked through C, the lookup
+// is one call; through the Swift overlay's generic `getSpecific`, the one question asked
+// for each value a main-actor subscription delivers cost several times more (the S14 row,
+// in a main-queue block: see Performance).
+struct dispatch_queue_s;
+extern struct dispatch_queue_s _dispatch_main_q;
+extern void dispatch_queue_set_specific(struct dispatch_queue_s *queue, const void *key, void *context,
+                                        void (*destructor)(void *));
+extern void *dispatch_get_specific(const void *key);
+
+static char okit_main_queue_key;
+
+void okit_mark_main_queue(void) {
+  dispatch_queue_set_specific(&_dispatch_main_q, &okit_main_queue_key, &okit_main_queue_key, 0);
+}
+
+bool okit_runs_on_main_queue(void) { return dispatch_get_specific(&okit_main_queue_key) != 0; }
+
 #include <stdlib.h>
 #include <string.h>
 bool okit_simulate_os_before_26_requested(void) {

@@ -21,12 +21,11 @@ enum MainActorNow {
   @usableFromInline static var simulatesOSBefore26: Bool { false }
   #endif
 
-  /// Marks the main queue, so that a block running on it (or on a queue that targets it) can
-  /// tell, whatever its thread.
-  @usableFromInline static let mainQueueKey: DispatchSpecificKey<Void> = {
-    let key = DispatchSpecificKey<Void>()
-    DispatchQueue.main.setSpecific(key: key, value: ())
-    return key
+  /// Marks the main queue, once, so that a block running on it (or on a queue that targets
+  /// it) can tell, whatever its thread.
+  @usableFromInline static let marksMainQueue: Bool = {
+    okit_mark_main_queue()
+    return true
   }()
 
   /// Whether the caller runs where main-actor code may run now, without a hop: on the main
@@ -34,7 +33,7 @@ enum MainActorNow {
   /// and the caller then enqueues.
   @inlinable
   static var isCurrent: Bool {
-    okit_is_main_thread_now() || DispatchQueue.getSpecific(key: mainQueueKey) != nil
+    okit_is_main_thread_now() || (marksMainQueue && okit_runs_on_main_queue())
   }
 
   /// Runs `body`, main-actor code, here and now, as `MainActor.assumeIsolated` does once its

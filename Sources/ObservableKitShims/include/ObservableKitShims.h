@@ -296,6 +296,13 @@ static inline bool okit_is_main_thread_now(void) {
 static inline bool okit_is_main_thread_now(void) { return okit_is_main_thread(); }
 #endif
 
+/// Marks the main queue, so that `okit_runs_on_main_queue` can tell a block running on it
+/// (or on a queue that targets it), whatever its thread. Idempotent.
+void okit_mark_main_queue(void);
+
+/// Whether the caller runs in a block of the main queue marked by `okit_mark_main_queue`.
+bool okit_runs_on_main_queue(void);
+
 /// Whether the environment variable OBSERVABLEKIT_SIMULATE_OS_BEFORE_26 is "1". Reads the
 /// environment on every call: the Swift side reads it once and keeps the answer.
 bool okit_simulate_os_before_26_requested(void);
