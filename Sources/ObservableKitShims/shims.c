@@ -73,6 +73,12 @@ void okit_sync_unlock_slow(uint32_t *word) {
 #endif
 
 #if defined(_WIN32)
+__declspec(thread) unsigned char okit_main_actor_notifying = 0;
+#else
+__thread unsigned char okit_main_actor_notifying = 0;
+#endif
+
+#if defined(_WIN32)
 __declspec(thread) void *okit_frame = 0;
 __declspec(thread) void *okit_schedule_gate = 0;
 #else

@@ -31,9 +31,26 @@ enum MainActorNow {
   /// Whether the caller runs where main-actor code may run now, without a hop: on the main
   /// thread, or in a block of the main queue. Never traps; false means "not known to be",
   /// and the caller then enqueues.
+  ///
+  /// Asked in order of cost: a notification that main-actor code made (``notifying(_:)``,
+  /// one thread-local load), the main thread (another), a block of the main queue (a call
+  /// into libdispatch).
   @inlinable
   static var isCurrent: Bool {
-    okit_is_main_thread_now() || (marksMainQueue && okit_runs_on_main_queue())
+    okit_is_main_actor_notifying() || okit_is_main_thread_now()
+      || (marksMainQueue && okit_runs_on_main_queue())
+  }
+
+  /// Runs `notification`, made by code that runs on the main actor: the caller proves it
+  /// with its `isolated` parameter (`SharedEvent.notifyObservers(_:isolation:)`), so the
+  /// main-actor deliveries it reaches on this thread need no other check. Nested calls made
+  /// synchronously inside it run on this thread while the main actor's code is on its stack,
+  /// so no other main-actor code can run until it returns: the answer stays true for them.
+  @inlinable
+  static func notifying(_ notification: () -> Void) {
+    let previous = okit_begin_main_actor_notifying()
+    notification()
+    okit_end_main_actor_notifying(previous)
   }
 
   /// Runs `body`, main-actor code, here and now, as `MainActor.assumeIsolated` does once its

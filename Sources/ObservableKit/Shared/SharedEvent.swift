@@ -85,7 +85,22 @@ public final class SharedEvent<T: Sendable>: SharedEventSource, @unchecked Senda
 
   /// Delivers `value` to every subscription, in subscription order; see the type's
   /// discussion for where each handler runs.
+  ///
+  /// `isolation` is the caller's, filled in by the compiler: when it is the main actor, the
+  /// main-actor handlers this notification reaches know they may run at once without asking
+  /// where they run. Leave it out.
   @inlinable
+  public func notifyObservers(_ value: T, isolation: isolated (any Actor)? = #isolation) {
+    if let isolation, isolation === MainActor.shared {
+      MainActorNow.notifying { event.notifyObservers(value) }
+    } else {
+      event.notifyObservers(value)
+    }
+  }
+
+  /// Delivers `value` to every subscription, as ``notifyObservers(_:isolation:)`` does: the
+  /// form a function value takes (`let send: (Int) -> Void = event.notifyObservers`).
+  @inlinable @_disfavoredOverload
   public func notifyObservers(_ value: T) {
     event.notifyObservers(value)
   }
@@ -122,8 +137,9 @@ public final class SharedEvent<T: Sendable>: SharedEventSource, @unchecked Senda
 }
 
 extension SharedEvent where T == Void {
-  /// Notifies the observers of a `Void` event.
-  public func notifyObservers() {
-    notifyObservers(())
+  /// Notifies the observers of a `Void` event; `isolation` is the caller's, as for
+  /// ``notifyObservers(_:isolation:)``.
+  public func notifyObservers(isolation: isolated (any Actor)? = #isolation) {
+    notifyObservers((), isolation: isolation)
   }
 }
