@@ -41,20 +41,30 @@ public final class SharedEventHub: @unchecked Sendable {
   public init() {}
 
   /// Delivers `payload` to the observers of `message` whose sender filter admits `sender`;
-  /// see ``EventHub/post(_:_:from:)``.
+  /// see ``EventHub/post(_:_:from:)``. `isolation` is the caller's, filled in by the
+  /// compiler, as for ``SharedEvent/notifyObservers(_:isolation:)``: leave it out.
   @inlinable
   public func post<Payload: Sendable>(
     _ message: HubMessage<Payload>,
     _ payload: Payload,
-    from sender: (any AnyObject & Sendable)? = nil
+    from sender: (any AnyObject & Sendable)? = nil,
+    isolation: isolated (any Actor)? = #isolation
   ) {
-    hub.post(message.sharedChannelKey, payload, from: sender)
+    if let isolation, isolation === MainActor.shared {
+      MainActorNow.notifying { hub.post(message.sharedChannelKey, payload, from: sender) }
+    } else {
+      hub.post(message.sharedChannelKey, payload, from: sender)
+    }
   }
 
   /// Posts a message that carries no payload.
   @inlinable
-  public func post(_ message: HubMessage<Void>, from sender: (any AnyObject & Sendable)? = nil) {
-    post(message, (), from: sender)
+  public func post(
+    _ message: HubMessage<Void>,
+    from sender: (any AnyObject & Sendable)? = nil,
+    isolation: isolated (any Actor)? = #isolation
+  ) {
+    post(message, (), from: sender, isolation: isolation)
   }
 
   /// The posts of `message` as a shared event, to observe with any form shared events have:
