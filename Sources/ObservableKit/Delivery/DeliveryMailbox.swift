@@ -23,12 +23,12 @@
 struct DeliveryMailbox<Value: Sendable, Handler: Sendable>: Sendable {
   @usableFromInline
   struct State: Sendable {
-    // The fields are ordered so that the flags and the count share one word (a live
-    // subscription's bytes are counted by the S17 row): in declaration order, the flags
-    // after the buffer and the count after them fill the padding before `upstream`.
+    // The fields are ordered so that a live subscription's bytes stay few (counted by the
+    // S8s and S17 rows): the flags and the count share one word after the handler, and a
+    // one-byte handler (``LentHandler``) shares that word too.
+    @usableFromInline var buffer = DeliveryBuffer<Value>()
     /// Nil once closed.
     @usableFromInline var handler: Handler?
-    @usableFromInline var buffer = DeliveryBuffer<Value>()
     @usableFromInline var isDraining = false
     /// Set by ``finish()`` while a drain runs: the drain closes the mailbox when it is done.
     @usableFromInline var isFinishing = false
@@ -269,6 +269,15 @@ struct DeliveryMailbox<Value: Sendable, Handler: Sendable>: Sendable {
       return drainsStarted
     }
   }
+}
+
+/// The mailbox's handler for a delivery whose calls all happen inside the feed's call
+/// (`NonisolatedDelivery`, whose drains run on the notifying thread): the feed lends the
+/// handler for each (``DeliveryCallFeed``), so the mailbox keeps only whether it is open, in
+/// one byte instead of a second reference to the handler.
+@usableFromInline
+struct LentHandler: Sendable {
+  @inlinable init() {}
 }
 
 /// What a delivery's ending and inspecting calls ask of its mailbox, through the function a

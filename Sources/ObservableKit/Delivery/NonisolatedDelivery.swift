@@ -10,7 +10,7 @@
 final class NonisolatedDelivery<Value: Sendable>: Disposable, CallingDelivery, DrainCounting {
   @usableFromInline typealias Handler = @Sendable (Value) -> Void
 
-  @usableFromInline let mailbox: DeliveryMailbox<Value, SendableCall<Value>>
+  @usableFromInline let mailbox: DeliveryMailbox<Value, LentHandler>
   /// The mailbox's ending and inspecting operations, specialized where the subscription is
   /// made (see `DeliveryOperation`).
   @usableFromInline let operate: @Sendable (NonisolatedDelivery, DeliveryOperation) -> Int
@@ -24,7 +24,7 @@ final class NonisolatedDelivery<Value: Sendable>: Disposable, CallingDelivery, D
   /// Subscribes `call` through `subscribe`; see ``init(handler:subscribe:)``.
   @inlinable
   init(call: SendableCall<Value>, subscribe: (@escaping @Sendable (Value) -> Void) -> any Disposable) {
-    mailbox = DeliveryMailbox(handler: call)
+    mailbox = DeliveryMailbox(handler: LentHandler())
     operate = { delivery, operation in delivery.mailbox.perform(operation) }
     let feed = DeliveryCallFeed(self, call: call)
     mailbox.attach(subscribe { feed($0) })
@@ -36,9 +36,11 @@ final class NonisolatedDelivery<Value: Sendable>: Disposable, CallingDelivery, D
     guard mailbox.startDrain(with: value) else { return }
     schedulePoint("isolated.drain: a value taken; calling outside the lock")
     call.body(value)
-    while let (handler, value) = mailbox.next() {
+    // The drain runs inside the feed's call, so the lent handler serves the values that
+    // wait too; the mailbox only says whether it is still open.
+    while let (_, value) = mailbox.next() {
       schedulePoint("isolated.drain: a value taken; calling outside the lock")
-      handler.body(value)
+      call.body(value)
     }
   }
 
