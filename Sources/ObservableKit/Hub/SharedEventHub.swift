@@ -50,7 +50,7 @@ public final class SharedEventHub: @unchecked Sendable {
     from sender: (any AnyObject & Sendable)? = nil,
     isolation: isolated (any Actor)? = #isolation
   ) {
-    if let isolation, isolation === MainActor.shared {
+    if MainActorNow.isMainActor(isolation) {
       MainActorNow.notifying { hub.post(message.sharedChannelKey, payload, from: sender) }
     } else {
       hub.post(message.sharedChannelKey, payload, from: sender)

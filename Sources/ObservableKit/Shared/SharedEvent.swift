@@ -91,7 +91,7 @@ public final class SharedEvent<T: Sendable>: SharedEventSource, @unchecked Senda
   /// where they run. Leave it out.
   @inlinable
   public func notifyObservers(_ value: T, isolation: isolated (any Actor)? = #isolation) {
-    if let isolation, isolation === MainActor.shared {
+    if MainActorNow.isMainActor(isolation) {
       MainActorNow.notifying { event.notifyObservers(value) }
     } else {
       event.notifyObservers(value)
