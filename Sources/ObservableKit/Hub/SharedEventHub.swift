@@ -20,7 +20,7 @@
 /// ## Where and when handlers run
 /// Each message behaves as a ``SharedEvent`` of its payload. A handler keeps the isolation of
 /// the code that registered it: registered from nonisolated code it runs on the posting
-/// thread before ``post(_:_:from:)`` returns; registered on the main actor it runs on the
+/// thread before ``post(_:_:from:isolation:)`` returns; registered on the main actor it runs on the
 /// main actor, at once when the post is made there and nothing of the subscription waits,
 /// otherwise enqueued; registered on another actor it is enqueued to that actor. Before the
 /// 26 releases (macOS 26, iOS 26 and the others) the nonisolated and main-actor cases are

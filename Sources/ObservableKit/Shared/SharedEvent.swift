@@ -21,9 +21,9 @@
 /// ## Where and when handlers run
 /// A handler keeps the isolation of the code that registered it:
 /// - Registered from **nonisolated** code, it runs on the notifying thread before
-///   ``notifyObservers(_:)`` returns.
+///   ``notifyObservers(_:isolation:)`` returns.
 /// - Registered from the **main actor** (a `@MainActor` class, a new app's default
-///   isolation), it runs on the main actor: before ``notifyObservers(_:)`` returns when that
+///   isolation), it runs on the main actor: before ``notifyObservers(_:isolation:)`` returns when that
 ///   is called on the main actor and nothing of this subscription waits, otherwise later,
 ///   enqueued to the main actor.
 /// - Registered from **another actor**, it is always enqueued to that actor.
