@@ -12,3 +12,7 @@ func forward(_ event: SharedEvent<String>, to values: [String]) {
 @MainActor func notifyAVoidEvent(_ event: SharedEvent<Void>) {
   event.notifyObservers()
 }
+
+@MainActor func voidEventAsFunctionValue(_ event: SharedEvent<Void>) -> () -> Void {
+  event.notifyObservers
+}

@@ -142,4 +142,11 @@ extension SharedEvent where T == Void {
   public func notifyObservers(isolation: isolated (any Actor)? = #isolation) {
     notifyObservers((), isolation: isolation)
   }
+
+  /// Notifies the observers of a `Void` event: the form a function value takes
+  /// (`let send: () -> Void = event.notifyObservers`).
+  @_disfavoredOverload
+  public func notifyObservers() {
+    event.notifyObservers(())
+  }
 }
