@@ -73,12 +73,6 @@ void okit_sync_unlock_slow(uint32_t *word) {
 #endif
 
 #if defined(_WIN32)
-__declspec(thread) unsigned char okit_main_actor_notifying = 0;
-#else
-__thread unsigned char okit_main_actor_notifying = 0;
-#endif
-
-#if defined(_WIN32)
 __declspec(thread) void *okit_frame = 0;
 __declspec(thread) void *okit_schedule_gate = 0;
 #else
@@ -113,9 +107,10 @@ bool okit_is_main_thread(void) { return false; }
 // libdispatch's C entry points for queue-specific values and its main queue (the object
 // `dispatch_get_main_queue()` expands to), declared here: a C target does not see dispatch's
 // headers on every platform, and ObservableKit links Dispatch. Asked through C, the lookup
-// is one call; through the Swift overlay's generic `getSpecific`, the one question asked
-// for each value a main-actor subscription delivers cost several times more (the S14 row,
-// in a main-queue block: see Performance).
+// is one call; through the Swift overlay's generic `getSpecific`, the question a main-actor
+// subscription asks for each value cost several times more in a main-queue block (the S14
+// row, RUNS=3 bash Benchmarks/run.sh --filter 'S14.*': 1.82× the closure array at d2d4b30,
+// 1.47× through C).
 struct dispatch_queue_s;
 extern struct dispatch_queue_s _dispatch_main_q;
 extern void dispatch_queue_set_specific(struct dispatch_queue_s *queue, const void *key, void *context,
@@ -128,7 +123,22 @@ void okit_mark_main_queue(void) {
   dispatch_queue_set_specific(&_dispatch_main_q, &okit_main_queue_key, &okit_main_queue_key, 0);
 }
 
+#if defined(__APPLE__)
 bool okit_runs_on_main_queue(void) { return dispatch_get_specific(&okit_main_queue_key) != 0; }
+#else
+// Where an async `main` or `dispatchMain()` hands the main queue to the worker threads (swift
+// on Linux), main-actor code runs in main-queue blocks off the main thread, so the question
+// is asked for every value there. The queue running the block answers it first: one
+// thread-local load in libdispatch. Deprecated as a way to name "the current queue" (a
+// block may run on a queue that targets another), it is exact for this positive answer;
+// a queue that targets the main queue falls through to the specific, which finds the mark
+// through the targets. On Apple platforms, where main-actor code runs on the main thread
+// (the check before this one), the specific alone answers.
+extern struct dispatch_queue_s *dispatch_get_current_queue(void);
+bool okit_runs_on_main_queue(void) {
+  return dispatch_get_current_queue() == &_dispatch_main_q || dispatch_get_specific(&okit_main_queue_key) != 0;
+}
+#endif
 
 #include <stdlib.h>
 #include <string.h>

@@ -39,7 +39,7 @@ extension SharedEvent {
   /// ```
   ///
   /// One task iterates the sequence and notifies the observers of each element, as
-  /// ``notifyObservers(_:isolation:)`` does: every observer registered when an element comes hears
+  /// ``notifyObservers(_:)`` does: every observer registered when an element comes hears
   /// it, in order, through the family's usual delivery (see ``SharedEvent``).
   ///
   /// - Parameters:

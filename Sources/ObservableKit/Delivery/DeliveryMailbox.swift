@@ -233,6 +233,10 @@ struct DeliveryMailbox<Value: Sendable, Handler: Sendable>: Sendable {
   /// more (it released the subscription's handler). Closes at once if nothing waits.
   @inlinable
   func finish() {
+    // Already closed (the usual case: a `dispose()` closed it, then released the upstream
+    // subscription, whose release brings the source's release of the feed here): nothing
+    // to do, and the flag, once set, is never cleared, so one load tells without the lock.
+    guard state.flags & Self.closed == 0 else { return }
     let lock = state
     let released = lock.withLock { state -> Handler? in
       // Values wait only while a drain runs; that drain closes the mailbox when it is done.

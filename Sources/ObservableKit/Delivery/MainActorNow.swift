@@ -32,36 +32,11 @@ enum MainActorNow {
   /// thread, or in a block of the main queue. Never traps; false means "not known to be",
   /// and the caller then enqueues.
   ///
-  /// Asked in order of cost: a notification that main-actor code made (``notifying(_:)``,
-  /// one thread-local load), the main thread (another), a block of the main queue (a call
-  /// into libdispatch).
+  /// Asked in order of cost: the main thread (a thread-local load), then a block of the
+  /// main queue (a call into libdispatch, see `okit_runs_on_main_queue`).
   @inlinable
   static var isCurrent: Bool {
-    okit_is_main_actor_notifying() || okit_is_main_thread_now()
-      || (marksMainQueue && okit_runs_on_main_queue())
-  }
-
-  /// The main actor's identity, taken once: comparing with it costs no retain and release
-  /// of `MainActor.shared` per notification (measured by the S14 row's counts).
-  @usableFromInline static let mainActorID = ObjectIdentifier(MainActor.shared)
-
-  /// Whether `isolation`, a caller's `#isolation`, is the main actor.
-  @inlinable
-  static func isMainActor(_ isolation: (any Actor)?) -> Bool {
-    guard let isolation else { return false }
-    return ObjectIdentifier(isolation) == mainActorID
-  }
-
-  /// Runs `notification`, made by code that runs on the main actor: the caller proves it
-  /// with its `isolated` parameter (`SharedEvent.notifyObservers(_:isolation:)`), so the
-  /// main-actor deliveries it reaches on this thread need no other check. Nested calls made
-  /// synchronously inside it run on this thread while the main actor's code is on its stack,
-  /// so no other main-actor code can run until it returns: the answer stays true for them.
-  @inlinable
-  static func notifying(_ notification: () -> Void) {
-    let previous = okit_begin_main_actor_notifying()
-    notification()
-    okit_end_main_actor_notifying(previous)
+    okit_is_main_thread_now() || (marksMainQueue && okit_runs_on_main_queue())
   }
 
   /// Runs `body`, main-actor code, here and now, as `MainActor.assumeIsolated` does once its

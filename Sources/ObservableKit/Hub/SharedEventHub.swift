@@ -20,7 +20,7 @@
 /// ## Where and when handlers run
 /// Each message behaves as a ``SharedEvent`` of its payload. A handler keeps the isolation of
 /// the code that registered it: registered from nonisolated code it runs on the posting
-/// thread before ``post(_:_:from:isolation:)`` returns; registered on the main actor it runs on the
+/// thread before ``post(_:_:from:)`` returns; registered on the main actor it runs on the
 /// main actor, at once when the post is made there and nothing of the subscription waits,
 /// otherwise enqueued; registered on another actor it is enqueued to that actor. Before the
 /// 26 releases (macOS 26, iOS 26 and the others) the nonisolated and main-actor cases are
@@ -41,30 +41,20 @@ public final class SharedEventHub: @unchecked Sendable {
   public init() {}
 
   /// Delivers `payload` to the observers of `message` whose sender filter admits `sender`;
-  /// see ``EventHub/post(_:_:from:)``. `isolation` is the caller's, filled in by the
-  /// compiler, as for ``SharedEvent/notifyObservers(_:isolation:)``: leave it out.
+  /// see ``EventHub/post(_:_:from:)``.
   @inlinable
   public func post<Payload: Sendable>(
     _ message: HubMessage<Payload>,
     _ payload: Payload,
-    from sender: (any AnyObject & Sendable)? = nil,
-    isolation: isolated (any Actor)? = #isolation
+    from sender: (any AnyObject & Sendable)? = nil
   ) {
-    if MainActorNow.isMainActor(isolation) {
-      MainActorNow.notifying { hub.post(message.sharedChannelKey, payload, from: sender) }
-    } else {
-      hub.post(message.sharedChannelKey, payload, from: sender)
-    }
+    hub.post(message.sharedChannelKey, payload, from: sender)
   }
 
   /// Posts a message that carries no payload.
   @inlinable
-  public func post(
-    _ message: HubMessage<Void>,
-    from sender: (any AnyObject & Sendable)? = nil,
-    isolation: isolated (any Actor)? = #isolation
-  ) {
-    post(message, (), from: sender, isolation: isolation)
+  public func post(_ message: HubMessage<Void>, from sender: (any AnyObject & Sendable)? = nil) {
+    post(message, (), from: sender)
   }
 
   /// The posts of `message` as a shared event, to observe with any form shared events have:

@@ -21,9 +21,9 @@
 /// ## Where and when handlers run
 /// A handler keeps the isolation of the code that registered it:
 /// - Registered from **nonisolated** code, it runs on the notifying thread before
-///   ``notifyObservers(_:isolation:)`` returns.
+///   ``notifyObservers(_:)`` returns.
 /// - Registered from the **main actor** (a `@MainActor` class, a new app's default
-///   isolation), it runs on the main actor: before ``notifyObservers(_:isolation:)`` returns when that
+///   isolation), it runs on the main actor: before ``notifyObservers(_:)`` returns when that
 ///   is called on the main actor and nothing of this subscription waits, otherwise later,
 ///   enqueued to the main actor.
 /// - Registered from **another actor**, it is always enqueued to that actor.
@@ -85,22 +85,7 @@ public final class SharedEvent<T: Sendable>: SharedEventSource, @unchecked Senda
 
   /// Delivers `value` to every subscription, in subscription order; see the type's
   /// discussion for where each handler runs.
-  ///
-  /// `isolation` is the caller's, filled in by the compiler: when it is the main actor, the
-  /// main-actor handlers this notification reaches know they may run at once without asking
-  /// where they run. Leave it out.
   @inlinable
-  public func notifyObservers(_ value: T, isolation: isolated (any Actor)? = #isolation) {
-    if MainActorNow.isMainActor(isolation) {
-      MainActorNow.notifying { event.notifyObservers(value) }
-    } else {
-      event.notifyObservers(value)
-    }
-  }
-
-  /// Delivers `value` to every subscription, as ``notifyObservers(_:isolation:)`` does: the
-  /// form a function value takes (`let send: (Int) -> Void = event.notifyObservers`).
-  @inlinable @_disfavoredOverload
   public func notifyObservers(_ value: T) {
     event.notifyObservers(value)
   }
@@ -137,16 +122,8 @@ public final class SharedEvent<T: Sendable>: SharedEventSource, @unchecked Senda
 }
 
 extension SharedEvent where T == Void {
-  /// Notifies the observers of a `Void` event; `isolation` is the caller's, as for
-  /// ``notifyObservers(_:isolation:)``.
-  public func notifyObservers(isolation: isolated (any Actor)? = #isolation) {
-    notifyObservers((), isolation: isolation)
-  }
-
-  /// Notifies the observers of a `Void` event: the form a function value takes
-  /// (`let send: () -> Void = event.notifyObservers`).
-  @_disfavoredOverload
+  /// Notifies the observers of a `Void` event.
   public func notifyObservers() {
-    event.notifyObservers(())
+    notifyObservers(())
   }
 }

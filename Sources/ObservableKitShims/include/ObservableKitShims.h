@@ -296,29 +296,12 @@ static inline bool okit_is_main_thread_now(void) {
 static inline bool okit_is_main_thread_now(void) { return okit_is_main_thread(); }
 #endif
 
-/// Nonzero while the calling thread runs a notification made by main-actor code, as the
-/// caller's `isolated` parameter proved (see MainActorNow.swift): a main-actor delivery then
-/// needs no other check. Set and restored around the notification, on the same thread.
-#if defined(_WIN32)
-extern __declspec(thread) unsigned char okit_main_actor_notifying;
-#elif defined(__ELF__) && !defined(__ANDROID__)
-extern __thread unsigned char okit_main_actor_notifying __attribute__((tls_model("initial-exec")));
-#else
-extern __thread unsigned char okit_main_actor_notifying;
-#endif
-static inline bool okit_is_main_actor_notifying(void) { return okit_main_actor_notifying != 0; }
-static inline unsigned char okit_begin_main_actor_notifying(void) {
-  unsigned char previous = okit_main_actor_notifying;
-  okit_main_actor_notifying = 1;
-  return previous;
-}
-static inline void okit_end_main_actor_notifying(unsigned char previous) { okit_main_actor_notifying = previous; }
-
 /// Marks the main queue, so that `okit_runs_on_main_queue` can tell a block running on it
 /// (or on a queue that targets it), whatever its thread. Idempotent.
 void okit_mark_main_queue(void);
 
-/// Whether the caller runs in a block of the main queue marked by `okit_mark_main_queue`.
+/// Whether the caller runs in a block of the main queue, or of a queue that targets it,
+/// marked by `okit_mark_main_queue`.
 bool okit_runs_on_main_queue(void);
 
 /// Whether the environment variable OBSERVABLEKIT_SIMULATE_OS_BEFORE_26 is "1". Reads the

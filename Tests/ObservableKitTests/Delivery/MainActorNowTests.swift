@@ -35,22 +35,6 @@ struct MainActorNowTests {
     #expect(!onQueue, "a block of another queue, on a thread of the pool")
   }
 
-  @Test("A notification made by main-actor code counts as the main actor on its thread for its duration, nested ones included, and no longer")
-  func notifyingCountsForItsDurationOnly() {
-    let seen = Guarded<[Bool]>([])
-    withWatchdog("a plain thread") {
-      var answers = [MainActorNow.isCurrent]
-      MainActorNow.notifying {
-        answers.append(MainActorNow.isCurrent)
-        MainActorNow.notifying { answers.append(MainActorNow.isCurrent) }
-        answers.append(MainActorNow.isCurrent)
-      }
-      answers.append(MainActorNow.isCurrent)
-      seen.value = answers
-    }
-    #expect(seen.value == [false, true, true, true, false])
-  }
-
   @Test("Contract: in a debug build the switch is OBSERVABLEKIT_SIMULATE_OS_BEFORE_26=1")
   func switchFollowsTheEnvironment() {
     #expect(
