@@ -112,7 +112,12 @@ bool okit_is_main_thread(void) { return false; }
 // row, RUNS=3 bash Benchmarks/run.sh --filter 'S14.*': 1.82× the closure array at d2d4b30,
 // 1.47× through C).
 struct dispatch_queue_s;
+#if defined(_WIN32)
+// A data symbol of a DLL is reached through its import table.
+extern __declspec(dllimport) struct dispatch_queue_s _dispatch_main_q;
+#else
 extern struct dispatch_queue_s _dispatch_main_q;
+#endif
 extern void dispatch_queue_set_specific(struct dispatch_queue_s *queue, const void *key, void *context,
                                         void (*destructor)(void *));
 extern void *dispatch_get_specific(const void *key);
