@@ -215,31 +215,58 @@ final class OwnerForward<Value>: OwnerLink {
 }
 
 /// The owner-bound subscription of a nonisolated handler on a ``SharedEvent``: one object is
-/// the owner's link the storage keeps, the context of the storage's handler, the owner of the
-/// mailbox that keeps the calls from overlapping, and the token.
+/// the owner's link the storage keeps, the context of the storage's handler, the state that
+/// keeps the calls from overlapping, and the token. It allocates nothing else: its state is
+/// guarded by the storage's own lock, so it needs no lock of its own.
 ///
-/// It calls as `NonisolatedDelivery` does: on the notifying thread, before the notification
-/// returns; a value that comes while another thread calls the handler waits in the mailbox,
-/// and that thread delivers it right after its current call (`DeliveryMailbox`'s invariant:
-/// one drain at a time), so calls never overlap and keep the order of the notifications. The
-/// owner is loaded as each call starts: a value whose owner has gone ends the subscription.
-/// ``dispose()`` closes the mailbox (nothing more is taken for a call, what waits is dropped)
-/// and removes the storage's handler.
+/// It calls as `NonisolatedDelivery` does, and keeps `DeliveryMailbox`'s invariant under the
+/// storage's lock: on the notifying thread, before the notification returns. `isDraining` is
+/// set from the moment a thread takes a value for a call until ``next()`` finds nothing
+/// waiting, so at most one thread calls the handler; a value that comes meanwhile waits, and
+/// that thread delivers it right after its current call. The calls never overlap, and the
+/// lock hand-off orders each after the one before, whichever thread makes it. The handler is
+/// called outside the lock (the storage calls its handlers outside it too); ``end()``
+/// clears the call and what waits under the same lock hold that removes the storage's
+/// handler, so no value is taken for a call once it returns (a call whose value was taken
+/// just before may still run, as for a pass in progress), and releases them outside it. The
+/// owner is loaded as each call starts: a value that finds it gone ends the subscription.
 @usableFromInline
 final class NonisolatedOwnerDelivery<Owner: AnyObject, Value: Sendable>: OwnerLink, Disposable, @unchecked Sendable {
-  // `@unchecked Sendable`: every stored property is immutable and Sendable but the storage,
-  // whose lock guards all of its state, and the link's weak owner, which the runtime loads
-  // atomically and which is never written after init. The call is `@Sendable` in substance:
-  // `BoundOwnerCall` of a nonisolated handler.
+  // `@unchecked Sendable`: the three variables below are guarded by `storage`'s lock (its
+  // `withLock`), which also makes the runtime exclusivity checks redundant; the other stored
+  // properties are immutable and Sendable, but the storage, whose lock guards all of its
+  // state, and the link's weak owner, which the runtime loads atomically and which is never
+  // written after init. The call is `@Sendable` in substance: `BoundOwnerCall` of a
+  // nonisolated handler.
   @usableFromInline let storage: ObserverStorage<Value, Void>
   @usableFromInline let id: UInt64
-  @usableFromInline let mailbox: DeliveryMailbox<Value, BoundOwnerCall<Owner, Value>>
+  /// Nil once ended.
+  @exclusivity(unchecked) @usableFromInline var call: BoundOwnerCall<Owner, Value>?
+  /// Set while a thread calls the handler (see the invariant above).
+  @exclusivity(unchecked) @usableFromInline var isDraining = false
+  /// The values that came during a call, in order.
+  @exclusivity(unchecked) @usableFromInline var waiting = DeliveryBuffer<Value>()
+  /// ``dispose()`` and ``isDisposed``, specialized where the subscription is made: they are
+  /// reached through `any Disposable`'s witness table, which holds the unspecialized generic
+  /// bodies (see `DeliveryOperation`). Captures nothing.
+  @usableFromInline let operate: @Sendable (NonisolatedOwnerDelivery, DeliveryOperation) -> Bool
 
   @inlinable
   init(owner: Owner, call: BoundOwnerCall<Owner, Value>, storage: ObserverStorage<Value, Void>, id: UInt64) {
     self.storage = storage
     self.id = id
-    mailbox = DeliveryMailbox(handler: call)
+    self.call = call
+    operate = { delivery, operation in
+      switch operation {
+      case .isClosed:
+        return delivery.storage.withLock { header in
+          delivery.call == nil || header.bag.payload(of: delivery.id) == nil
+        }
+      default:
+        delivery.end()
+        return true
+      }
+    }
     super.init(owner)
   }
 
@@ -265,38 +292,76 @@ final class NonisolatedOwnerDelivery<Owner: AnyObject, Value: Sendable>: OwnerLi
   /// waits, and that thread delivers it), then with what came meanwhile.
   @inlinable
   func enqueue(_ value: Value) {
-    guard let owner else {
-      dispose()
-      return
-    }
-    guard let call = mailbox.startDrain(with: value) else { return }
-    schedulePoint("owner.nonisolated: a value taken; calling outside the lock")
-    call.body(unsafeDowncast(owner, to: Owner.self), value)
-    drainRest()
-  }
-
-  /// Delivers what came during the first call, in order, loading the owner for each.
-  @inlinable
-  func drainRest() {
-    while let (call, value) = mailbox.next() {
+    guard callFirst(value) else { return }
+    while let (call, value) = next() {
       schedulePoint("owner.nonisolated: a value taken; calling outside the lock")
       guard let owner else {
-        dispose()
+        end()
         continue
       }
       call.body(unsafeDowncast(owner, to: Owner.self), value)
     }
   }
 
-  /// Closes the mailbox, so that no value is taken for a call once this returns, then
-  /// removes the storage's handler (released outside the storage's lock).
+  /// Calls the handler with `value` if no call runs; returns whether it did (the caller then
+  /// delivers what came meanwhile). The owner is held for this call only.
   @inlinable
+  func callFirst(_ value: Value) -> Bool {
+    guard let owner else {
+      end()
+      return false
+    }
+    let started = storage.withLock { _ -> BoundOwnerCall<Owner, Value>? in
+      guard let call else { return nil }
+      if isDraining {
+        waiting.append(value)
+        return nil
+      }
+      isDraining = true
+      return call
+    }
+    guard let started else { return false }
+    schedulePoint("owner.nonisolated: a value taken; calling outside the lock")
+    started.body(unsafeDowncast(owner, to: Owner.self), value)
+    return true
+  }
+
+  /// The next value that waits, with the call; nil ends the drain.
+  @inlinable
+  func next() -> (BoundOwnerCall<Owner, Value>, Value)? {
+    storage.withLock { _ in
+      if let call, let value = waiting.popFirst() { return (call, value) }
+      isDraining = false
+      return nil
+    }
+  }
+
+  /// Ends the subscription in one hold of the storage's lock: removes the storage's handler
+  /// and drops the call and what waits, all released outside the lock. No value is taken for
+  /// a call once this returns.
+  @inlinable
+  func end() {
+    let storage = storage
+    let released = storage.withLock { header in
+      let entry = header.endEntry(id)
+      if entry != nil { storage.advanceEpochLocked() }
+      defer {
+        call = nil
+        waiting = DeliveryBuffer()
+      }
+      return (entry, call, waiting)
+    }
+    if released.0 != nil { Diagnostics.subscriptionsChanged(by: -1) }
+    schedulePoint("storage.remove: the handler is released outside the lock")
+    withExtendedLifetime(released) {}
+  }
+
+  @usableFromInline
   func dispose() {
-    mailbox.close()
-    storage.remove(id)
+    _ = operate(self, .dispose)
   }
 
   /// Disposed, or ended by the storage: its owner swept, or the event released.
-  @inlinable
-  var isDisposed: Bool { mailbox.isClosed || !storage.contains(id) }
+  @usableFromInline
+  var isDisposed: Bool { operate(self, .isClosed) }
 }
