@@ -232,14 +232,17 @@ final class OwnerForward<Value>: OwnerLink {
 /// owner is loaded as each call starts: a value that finds it gone ends the subscription.
 @usableFromInline
 final class NonisolatedOwnerDelivery<Owner: AnyObject, Value: Sendable>: OwnerLink, Disposable, @unchecked Sendable {
-  // `@unchecked Sendable`: the three variables below are guarded by `storage`'s lock (its
+  // `@unchecked Sendable`: the variables below are guarded by `storage`'s lock (its
   // `withLock`), which also makes the runtime exclusivity checks redundant; the other stored
   // properties are immutable and Sendable, but the storage, whose lock guards all of its
   // state, and the link's weak owner, which the runtime loads atomically and which is never
   // written after init. The call is `@Sendable` in substance: `BoundOwnerCall` of a
   // nonisolated handler.
   @usableFromInline let storage: ObserverStorage<Value, Void>
-  @usableFromInline let id: UInt64
+  /// The subscription's id in the storage: written once, under the storage's lock, by the
+  /// add that publishes the storage's handler and before the token is returned; read only
+  /// under that lock.
+  @exclusivity(unchecked) @usableFromInline var id: UInt64 = 0
   /// Nil once ended.
   @exclusivity(unchecked) @usableFromInline var call: BoundOwnerCall<Owner, Value>?
   /// Set while a thread calls the handler (see the invariant above).
@@ -252,9 +255,8 @@ final class NonisolatedOwnerDelivery<Owner: AnyObject, Value: Sendable>: OwnerLi
   @usableFromInline let operate: @Sendable (NonisolatedOwnerDelivery, DeliveryOperation) -> Bool
 
   @inlinable
-  init(owner: Owner, call: BoundOwnerCall<Owner, Value>, storage: ObserverStorage<Value, Void>, id: UInt64) {
+  init(owner: Owner, call: BoundOwnerCall<Owner, Value>, storage: ObserverStorage<Value, Void>) {
     self.storage = storage
-    self.id = id
     self.call = call
     operate = { delivery, operation in
       switch operation {
@@ -277,15 +279,17 @@ final class NonisolatedOwnerDelivery<Owner: AnyObject, Value: Sendable>: OwnerLi
     _ call: BoundOwnerCall<Owner, Value>,
     on storage: ObserverStorage<Value, Void>
   ) -> NonisolatedOwnerDelivery {
-    var made: NonisolatedOwnerDelivery?
-    // A local function, passed only as a non-escaping argument: it captures `made` unboxed.
-    func make(_ id: UInt64) -> (handler: ObserverStorage<Value, Void>.Handler, link: OwnerLink) {
-      let delivery = NonisolatedOwnerDelivery(owner: owner, call: call, storage: storage, id: id)
-      made = delivery
-      return ({ delivery.enqueue($0) }, delivery)
-    }
-    _ = storage.addOwnerBound(make, reading: { _, _ in () })
-    return made.unsafelyUnwrapped
+    // Made first, and given its id under the lock of the add (a variable the add's closure
+    // wrote back was boxed: an allocation per subscription).
+    let delivery = NonisolatedOwnerDelivery(owner: owner, call: call, storage: storage)
+    _ = storage.addOwnerBound(
+      { id in
+        delivery.id = id
+        return ({ delivery.enqueue($0) }, delivery)
+      },
+      reading: { _, _ in () }
+    )
+    return delivery
   }
 
   /// Calls the handler with `value` now, unless a call runs on another thread (then `value`
