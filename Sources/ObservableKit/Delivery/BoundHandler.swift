@@ -22,10 +22,11 @@
 ///   `MainActorNow.isCurrent` held on the notifying thread, or in a drain started by a
 ///   main-actor job, which checks `isCurrent` again with a precondition (see `MainActorCall`);
 ///   the rule it already follows for the handlers of `observe(on: MainActor.shared)`.
-/// - A function isolated to any other actor is not converted: its calls are awaited from a
-///   drain that runs on that actor (`IsolatedDelivery`), which then starts them without a hop.
+/// - A function isolated to any other actor is converted by `ActorCall` (argued there): it is
+///   called only from the drain of `IsolatedDelivery`, a synchronous function isolated to
+///   that actor, so the compiler runs it there.
 ///
-/// Nothing of this escapes to user code: both forms are internal, and the user's handler
+/// Nothing of this escapes to user code: every form is internal, and the user's handler
 /// type stays `@isolated(any) @Sendable`, so a closure that would race still fails to compile.
 /// `SharedDeliveryTests` pins the conversion (captures, generic and large values, method
 /// references) on every delivery path.

@@ -1,83 +1,41 @@
-/// One subscription of the shared family whose handler keeps the isolation of the code
-/// that registered it (`@isolated(any)`), called in order, one call at a time.
+/// One subscription of the shared family whose handler is isolated to an actor other than
+/// the main actor (an `observe { }` registered inside an actor, or an owner-bound handler
+/// isolated to one): always enqueued to that actor, in order, one call at a time.
 ///
 /// `observe { }` and `observeChanges { }` give a nonisolated handler to `NonisolatedDelivery`
 /// and a main-actor one to `MainActorDelivery`, which call them synchronously where they may
-/// on every OS version (see ``observe(_:through:)`` and `BoundHandler`). This class delivers
-/// the rest: handlers isolated to any other actor, and the owner-bound forms, whose call
-/// loads the owner first.
+/// on every OS version (see ``observe(_:through:)`` and `BoundHandler`); this class delivers
+/// the rest.
 ///
-/// Where the handler runs:
-/// - **Nonisolated** (owner-bound forms): on the notifying thread, before the notification
-///   returns, when nothing of this subscription waits.
-/// - **Main actor** (owner-bound forms): before the notification returns when it is made on
-///   the main actor and nothing of this subscription waits; otherwise enqueued to the main
-///   actor, behind what waits.
-/// - **Any other actor**: enqueued to that actor, in order. Values that come while a drain is
-///   pending or running wait in the mailbox, and that one job delivers them: one job per
-///   burst, not per value. The drain runs on the actor's executor, so each awaited call
-///   starts without a hop or an allocation.
+/// Values wait in the mailbox, and one job on the actor drains all that waits: one job per
+/// burst, not per value. The drain is a synchronous function isolated to the actor, which
+/// calls the handler as the plain function it is (see ``ActorCall``): no task, closure or
+/// suspension per value. Like `MainActorDelivery`, the per-value path (``enqueue(_:)``, the
+/// drain) is inlinable, so that it is specialized for the value type where the subscription
+/// is made (see `DeliveryMailbox` on why specialization matters).
 ///
-/// The owner-bound synchronous cases start an immediate task (SE-0472), which runs on the
-/// calling thread up to its first suspension; the drain below never suspends when it already
-/// runs with the handler's isolation. Where immediate tasks are unavailable (Apple platforms
-/// before 26, or `OBSERVABLEKIT_SIMULATE_OS_BEFORE_26=1` in a debug build), those calls are
-/// enqueued instead, in order.
-///
-/// The drain follows `DeliveryMailbox`'s invariant. Each drain runs with the handler's own
-/// isolation and takes the next value just before the call, which then starts without
-/// suspending; a call whose value was taken just before `dispose()` may still run, as for a
-/// pass in progress (the schedule explorer runs that interleaving).
+/// The drain follows `DeliveryMailbox`'s invariant: it takes the next value just before the
+/// call, so a call whose value was taken just before `dispose()` may still run, as for a pass
+/// in progress (the schedule explorer runs that interleaving).
 @usableFromInline
 final class IsolatedDelivery<Value: Sendable>: Disposable, FedDelivery, DrainCounting {
-  /// Calls the user's handler with one value. It runs with the caller's isolation, so it adds
-  /// no hop to the handler's own.
-  typealias Call = nonisolated(nonsending) @Sendable (Value) async -> Void
+  @usableFromInline let mailbox: DeliveryMailbox<Value, ActorCall<Value>>
+  /// The handler's actor, where the drain runs. Weak: the actor often holds this
+  /// subscription's token, and the handler, which the mailbox holds until it closes, keeps
+  /// the actor alive while values may still be delivered.
+  @usableFromInline weak let actor: (any Actor)?
+  /// The mailbox's ending and inspecting operations, specialized where the subscription is
+  /// made (see `DeliveryOperation`).
+  @usableFromInline let operate: @Sendable (IsolatedDelivery, DeliveryOperation) -> Int
 
-  /// What the mailbox holds while open: the call, and for the other-actor route the way
-  /// into that actor, released with it since it holds the actor, which often holds this
-  /// subscription's token.
-  private struct Target: Sendable {
-    let call: Call
-    let proxy: ExecutorProxy?
-  }
-
-  private enum Route {
-    case nonisolated
-    case mainActor
-    case actor
-  }
-
-  private let mailbox: DeliveryMailbox<Value, Target>
-  private let route: Route
-  private let upstream = DisposableSlot()
-
-  /// Creates the delivery of `call`, which calls a handler whose isolation is `isolation`;
-  /// ``attach(_:)`` connects it to the subscription that feeds ``enqueue(_:)``.
-  init(isolation: (any Actor)?, call: @escaping Call) {
-    switch isolation {
-    case nil:
-      route = .nonisolated
-      mailbox = DeliveryMailbox(handler: Target(call: call, proxy: nil))
-    case let actor? where actor === MainActor.shared:
-      route = .mainActor
-      mailbox = DeliveryMailbox(handler: Target(call: call, proxy: nil))
-    case let actor?:
-      route = .actor
-      mailbox = DeliveryMailbox(handler: Target(call: call, proxy: ExecutorProxy(actor)))
-    }
-  }
-
-  /// Connects the delivery to the subscription that feeds it.
-  func attach(_ token: any Disposable) {
-    upstream.fill(token)
-  }
-
-  /// The function the upstream handler calls with each value. Make it once and let only the
-  /// upstream handler hold it: when the source releases that handler, the delivery finishes
-  /// (see `DeliveryFeed`).
-  func makeFeed() -> DeliveryFeed<IsolatedDelivery> {
-    DeliveryFeed(self)
+  /// Subscribes `call`, bound to `actor`, through `subscribe`.
+  @inlinable
+  init(actor: any Actor, call: ActorCall<Value>, subscribe: (@escaping @Sendable (Value) -> Void) -> any Disposable) {
+    mailbox = DeliveryMailbox(handler: call)
+    self.actor = actor
+    operate = { delivery, operation in delivery.mailbox.perform(operation) }
+    let feed = DeliveryFeed(self)
+    mailbox.attach(subscribe { feed($0) })
   }
 
   /// Delivers to `handler`, with its own isolation, what the subscription `subscribe` makes
@@ -90,8 +48,8 @@ final class IsolatedDelivery<Value: Sendable>: Disposable, FedDelivery, DrainCou
   ///   once on the main actor, and otherwise one main-actor job per burst.
   /// A handler isolated to any other actor gets an `IsolatedDelivery`, drained on its actor.
   ///
-  /// Inlinable, so that the two synchronous deliveries are specialized for the value type
-  /// where the subscription is made (see `DeliveryMailbox`).
+  /// Inlinable, so that the deliveries are specialized for the value type where the
+  /// subscription is made (see `DeliveryMailbox`).
   @inlinable
   static func observe(
     _ handler: @escaping @isolated(any) @Sendable (Value) -> Void,
@@ -107,84 +65,94 @@ final class IsolatedDelivery<Value: Sendable>: Disposable, FedDelivery, DrainCou
   }
 
   /// The delivery of a handler isolated to an actor other than the main actor.
-  @usableFromInline
+  @inlinable
   static func observeOnActor(
     _ handler: @escaping @isolated(any) @Sendable (Value) -> Void,
     through subscribe: (@escaping @Sendable (Value) -> Void) -> any Disposable
   ) -> any Disposable {
-    let delivery = IsolatedDelivery(isolation: handler.isolation) { await handler($0) }
-    let feed = delivery.makeFeed()
-    delivery.attach(subscribe { feed($0) })
-    return delivery
+    let actor = handler.isolation.unsafelyUnwrapped
+    return IsolatedDelivery(actor: actor, call: ActorCall(handler, boundTo: actor), subscribe: subscribe)
   }
 
-  /// Delivers `value` after the values that wait, synchronously where the route allows.
-  @usableFromInline
+  /// Queues `value` behind what waits; starts the actor's job if none is pending or running.
+  @inlinable
   func enqueue(_ value: Value) {
     guard mailbox.post(value) else { return }
-    switch route {
-    case .nonisolated:
-      if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *),
-        !MainActorNow.simulatesOSBefore26
-      {
-        Task.immediate { await self.drain() }
-      } else {
-        Task { await self.drain() }
-      }
-    case .mainActor:
-      if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *),
-        !MainActorNow.simulatesOSBefore26
-      {
-        Task.immediate { @MainActor in await self.drain() }
-      } else {
-        Task { @MainActor in await self.drain() }
-      }
-    case .actor:
-      guard let proxy = mailbox.handler?.proxy else { return }
-      Task { await proxy.run { _ in await self.drain() } }
-    }
+    startJob()
   }
 
-  /// Calls the handler with each waiting value, in order. It runs with the handler's
-  /// isolation (the caller's), so the await below starts the call without suspending.
-  private func drain(isolation: isolated (any Actor)? = #isolation) async {
-    while let (target, value) = mailbox.next() {
+  /// Starts the job that drains what waits on the actor. Out of line: the post above then
+  /// pays nothing for the task's set-up. The task holds the actor only while it runs.
+  @inlinable @inline(never)
+  func startJob() {
+    // Nil only once the handler, which holds the actor, has been released: the mailbox is
+    // closed then, and nothing is left to deliver.
+    guard let actor else { return }
+    Task { await self.drain(on: actor) }
+  }
+
+  /// The drain of one job, isolated to the handler's actor by its parameter. The actor is
+  /// the one the handler is bound to (``init(actor:call:subscribe:)`` takes the handler's own
+  /// isolation, and ``ActorCall`` checked it), and where the runtime can tell, the drain
+  /// checks once that it runs there, trapping otherwise, before it calls the handler as the
+  /// plain function it is: without a closure, task or suspension per value.
+  @inlinable
+  func drain(on actor: isolated any Actor) {
+    if #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *) {
+      actor.preconditionIsolated("an actor-isolated handler's drain off its actor")
+    }
+    while let (call, value) = mailbox.next() {
       schedulePoint("isolated.drain: a value taken; calling outside the lock")
-      await target.call(value)
+      call.body(value)
     }
   }
 
   @usableFromInline
   func finish() {
-    mailbox.finish()
+    _ = operate(self, .finish)
   }
 
   @usableFromInline
   func dispose() {
-    upstream.dispose()
-    mailbox.close()
+    _ = operate(self, .dispose)
   }
 
   @usableFromInline
-  var isDisposed: Bool { mailbox.isClosed }
+  var isDisposed: Bool { operate(self, .isClosed) != 0 }
 
-  package var drainsStarted: Int { mailbox.drainsStarted }
+  package var drainsStarted: Int { operate(self, .drainsStarted) }
 }
 
-/// An actor that runs on another actor's executor, so that code isolated to it runs with that
-/// actor's isolation: the way to enter an actor known only as `any Actor`.
-private actor ExecutorProxy {
-  private let base: any Actor
+/// A handler isolated to an actor other than the main actor, held in the form the drain calls
+/// it: a plain function (see `MainActorCall` on why the form matters for a specialized drain).
+///
+/// Soundness of the `@unchecked Sendable`: `body` is the user's `@isolated(any) @Sendable`
+/// handler retyped once, at subscription, after checking with a precondition that its
+/// isolation is the actor it is bound to (the conversion is `BoundHandler`'s: an
+/// `@isolated(any)` function value is the plain function of its signature, and its isolation
+/// only says where it must be called). So it is code of that actor, bound to it.
+/// `IsolatedDelivery` calls it only from its drain, a synchronous function whose `isolated`
+/// parameter is that same actor, so the compiler has the drain run on the actor's executor;
+/// the drain checks that at run time too where the runtime can (`preconditionIsolated`,
+/// from the 14 releases on), trapping instead of racing. The calls never overlap: one drain
+/// at a time (`DeliveryMailbox`), and the actor runs one job at a time. No other code calls
+/// it, and nothing hands it out. The owner-bound forms build theirs the same way from a
+/// handler that takes the owner (`BoundOwnerHandler`).
+@usableFromInline
+struct ActorCall<Value>: @unchecked Sendable {
+  @usableFromInline let body: (Value) -> Void
 
-  init(_ base: any Actor) {
-    self.base = base
+  /// `handler`, isolated to `actor`, in the form the drain calls.
+  @inlinable
+  init(_ handler: @escaping @isolated(any) @Sendable (Value) -> Void, boundTo actor: any Actor) {
+    precondition(handler.isolation === actor, "a handler bound to an actor it is not isolated to")
+    body = unsafeBitCast(BoundHandler.IsolatedBox(body: handler), to: BoundHandler<Value>.PlainBox.self).body
   }
 
-  nonisolated var unownedExecutor: UnownedSerialExecutor {
-    base.unownedExecutor
-  }
-
-  func run(_ operation: @Sendable (isolated ExecutorProxy) async -> Void) async {
-    await operation(self)
+  /// `body`, code isolated to the actor the delivery drains on, made from a handler checked
+  /// as in ``init(_:boundTo:)``.
+  @inlinable
+  init(body: @escaping (Value) -> Void) {
+    self.body = body
   }
 }

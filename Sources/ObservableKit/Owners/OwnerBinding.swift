@@ -12,7 +12,8 @@
 /// `subscribe(_:)`) stays apart: the storage knows the owner, so that `unsubscribe(_:)`
 /// finds the subscription and a gone owner stops counting at once, before any value.
 struct OwnerBinding<Owner: AnyObject>: Sendable {
-  private let reference: WeakReference
+  /// The owner, held weakly.
+  let reference: WeakReference
 
   private init(_ owner: Owner) {
     reference = WeakReference(owner)
@@ -21,9 +22,9 @@ struct OwnerBinding<Owner: AnyObject>: Sendable {
   /// Makes an owner-bound subscription: `make` builds it from the owner held weakly and
   /// connects it to its source; the subscription is then bound to the owner's life. It must
   /// be an object the source keeps alive while it lasts (see ``OwnerLifetime/bind(_:to:)``).
-  static func bind<Subscription: AnyObject & Disposable>(
+  static func bind(
     _ owner: Owner,
-    _ make: (OwnerBinding) -> Subscription
+    _ make: (OwnerBinding) -> any AnyObject & Disposable
   ) -> any Disposable {
     let binding = OwnerBinding(owner)
     let subscription = make(binding)

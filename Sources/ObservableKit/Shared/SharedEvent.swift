@@ -27,10 +27,9 @@
 ///   is called on the main actor and nothing of this subscription waits, otherwise later,
 ///   enqueued to the main actor.
 /// - Registered from **another actor**, it is always enqueued to that actor.
-/// - These rules hold on every OS version, with no task and no allocation per value. A value
-///   that must hop waits in the subscription's queue, and one job on the handler's actor
-///   delivers all that waits. (The owner-bound forms, `observe(with:_:)`, differ before the
-///   26 releases: see the Platforms article.)
+/// - These rules hold on every OS version, with no task and no allocation per value, for the
+///   owner-bound forms (`observe(with:_:)`) too. A value that must hop waits in the
+///   subscription's queue, and one job on the handler's actor delivers all that waits.
 ///
 /// Either way the calls of one subscription never overlap and keep the order of the
 /// notifications. A notification that comes while the subscription is being called waits

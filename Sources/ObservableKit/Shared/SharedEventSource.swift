@@ -45,31 +45,6 @@ extension SharedEventSource {
     SubscriptionSites.named(IsolatedDelivery.observe(handler) { observeNonisolated($0) }, fileID, line)
   }
 
-  /// Registers `handler` for as long as `owner` is alive, passing the owner in, so the
-  /// handler needs no `[weak self]`. The handler keeps the isolation of the caller.
-  ///
-  /// `owner` is held weakly, also while a value waits for the handler's actor, and passed
-  /// to the handler strongly; once its deinit has begun, nothing is delivered and the next
-  /// value ends the subscription. You need not keep the returned disposable.
-  @discardableResult
-  public func observe<Owner: AnyObject & Sendable>(
-    with owner: Owner,
-    @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (Owner, Value) -> Void
-  ) -> any Disposable {
-    OwnerBinding.bind(owner) { binding in
-      // What waits holds the owner weakly; the call loads it when it starts.
-      let delivery = IsolatedDelivery<Value>(isolation: handler.isolation) { value in
-        guard let owner = binding.owner else { return }
-        await handler(owner, value)
-      }
-      let feed = delivery.makeFeed()
-      delivery.attach(observeNonisolated { value in
-        if binding.owner(endingIfGone: delivery) != nil { feed(value) }
-      })
-      return delivery
-    }
-  }
-
   /// A view of this source that others can observe but not notify.
   public var readOnly: SharedReadOnlyEvent<Value> { SharedReadOnlyEvent(self) }
 }

@@ -100,9 +100,10 @@ public final class SharedProperty<T: Sendable>: SharedPropertySource, @unchecked
     _ observer: Observer,
     @_inheritActorContext block: @escaping @isolated(any) @Sendable (Observer, _ newValue: T, _ oldValue: T) -> Void
   ) -> any Disposable {
-    register(owner: observer, replay: false, isolation: block.isolation) {
-      await block($0, $1.value, $1.oldValue)
-    }
+    let plain = BoundOwnerHandler.plain(block)
+    return register(owner: observer, replay: false, BoundOwnerCall(isolation: block.isolation) { observer, update in
+      plain(observer, update.value, update.oldValue)
+    })
   }
 
   /// Calls `handler` with the owner and the current value, then with every later value, for
@@ -119,9 +120,10 @@ public final class SharedProperty<T: Sendable>: SharedPropertySource, @unchecked
     with owner: Owner,
     @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (Owner, T) -> Void
   ) -> any Disposable {
-    register(owner: owner, replay: true, isolation: handler.isolation) {
-      await handler($0, $1.value)
-    }
+    let handler = BoundOwnerCall(handler)
+    return register(owner: owner, replay: true, BoundOwnerCall(isolation: handler.isolation) { owner, update in
+      handler.body(owner, update.value)
+    })
   }
 
   /// Ends every subscription bound to `observer`: those made with `subscribe(_:block:)` and
@@ -133,31 +135,21 @@ public final class SharedProperty<T: Sendable>: SharedPropertySource, @unchecked
     property.unsubscribe(observer)
   }
 
-  /// Calls an owner-bound handler; it runs with the delivery's isolation, so it adds no hop
-  /// to the handler's own (see `IsolatedDelivery.Call`).
-  private typealias OwnerBoundCall<Owner> = nonisolated(nonsending) @Sendable (Owner, PropertyUpdate<T>) async -> Void
-
-  /// The owner-bound subscription behind ``subscribe(_:block:)`` and ``observe(with:_:)``.
-  /// The storage learns the owner, so ``unsubscribe(_:)`` and the count see it. A value
+  /// The owner-bound subscription behind ``subscribe(_:block:)`` and ``observe(with:_:)``,
+  /// delivered as `observe { }` delivers a handler of `call`'s isolation (see
+  /// `OwnerBoundDelivery`). The storage learns the owner, so ``unsubscribe(_:)`` and the
+  /// count see it, and it checks the owner for each value and sweeps dead owners. A value
   /// waiting for the handler's actor holds the owner weakly: it is loaded when the call
   /// starts, so a released owner is not kept alive by what waits, and nothing is delivered
   /// once its deinit has begun.
   private func register<Owner: AnyObject & Sendable>(
     owner: Owner,
     replay: Bool,
-    isolation: (any Actor)?,
-    _ call: @escaping OwnerBoundCall<Owner>
+    _ call: BoundOwnerCall<Owner, PropertyUpdate<T>>
   ) -> any Disposable {
-    // The storage holds the owner, checks it for each value and binds the token to its
-    // life (see `OwnerBinding`); what waits holds it weakly, and the call loads it.
-    let binding = OwnerBinding.weak(owner)
-    let delivery = IsolatedDelivery<PropertyUpdate<T>>(isolation: isolation) { update in
-      guard let owner = binding.owner else { return }
-      await call(owner, update)
+    OwnerBoundDelivery.make(owner: WeakReference(owner), call) { forward in
+      property.register(owner: owner, replay: replay) { _, update in forward(update) }
     }
-    let feed = delivery.makeFeed()
-    delivery.attach(property.register(owner: owner, replay: replay) { _, update in feed(update) })
-    return delivery
   }
 
   /// The number of live subscriptions.

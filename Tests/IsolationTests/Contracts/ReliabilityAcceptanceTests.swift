@@ -68,10 +68,8 @@ struct QAReliabilityAcceptanceTests {
     p.unsubscribe(o)
     #expect(p.observerCount == 0)
     p.value = 1
-    // With immediate tasks the replay ran at once; before them it may still wait (and be
-    // dropped). The value set after unsubscribe is never taken.
-    #expect(!heard.withLock { $0 }.contains(1))
-    if DeliveryPath.usesImmediateTasks { #expect(heard.withLock { $0 } == [0]) }
+    // The replay ran at once, on every path; the value set after unsubscribe is never taken.
+    #expect(heard.withLock { $0 } == [0])
     #expect(p.observerCount == 0)
   }
 

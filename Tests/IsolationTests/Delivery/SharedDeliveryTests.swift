@@ -206,6 +206,28 @@ struct SharedDeliveryTests {
     #expect(await counter.drainsStarted == 1, "one job for the burst")
     await counter.dispose()
   }
+
+  @Test("Contract: an owner-bound handler isolated to an actor runs there, in order; once the owner has gone, nothing more and the next value ends it")
+  nonisolated func ownerBoundBurstToAnActor() async {
+    // Not holding the actor, as `burstToAnActorIsOneJob` does: two tests that each block a
+    // thread of the cooperative pool would starve it on two cores.
+    final class Owner: Sendable {}
+    let event = SharedEvent<Int>()
+    let counter = BurstCounter()
+    var owner: Owner? = Owner()
+    await counter.observe(event, with: owner!)
+    race(threads: 1) { _ in
+      for value in 0..<5_000 { event.notifyObservers(value) }
+    }
+    await counter.waitFor(5_000)
+    #expect(await counter.values == Array(0..<5_000), "in order, once each, on the actor")
+    weak let released = owner
+    owner = nil
+    #expect(released == nil, "nothing waits, so nothing keeps the owner")
+    event.notifyObservers(5_000)
+    #expect(event.observerCount == 0, "the next value ended the subscription")
+    #expect(await counter.values.count == 5_000, "nothing delivered once the owner has gone")
+  }
 }
 
 /// An actor whose `observe { }` handler is isolated to it.
@@ -217,6 +239,14 @@ actor BurstCounter {
 
   func observe(_ event: SharedEvent<Int>) {
     token = event.observe { self.values.append($0) }
+  }
+
+  /// An owner-bound handler isolated to this actor, whose owner is another object.
+  func observe<Owner: AnyObject & Sendable>(_ event: SharedEvent<Int>, with owner: Owner) {
+    token = event.observe(with: owner) { _, value in
+      if #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *) { self.preconditionIsolated() }
+      self.values.append(value)
+    }
   }
 
   /// Blocks the actor until `gate` is signalled.

@@ -115,10 +115,7 @@ struct HubIsolationTests {
     token?.dispose()
   }
 
-  @Test(
-    "Contract: the owner-bound and main-actor forms of SharedEventHub on the main actor",
-    .enabled(if: DeliveryPath.usesImmediateTasks, DeliveryPath.immediateOnly)
-  )
+  @Test("Contract: the owner-bound and main-actor forms of SharedEventHub on the main actor")
   @MainActor
   func ownerBoundAndMainActorForms() {
     let hub = SharedEventHub()

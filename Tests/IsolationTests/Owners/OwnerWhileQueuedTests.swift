@@ -85,9 +85,7 @@ struct OwnerWhileQueuedTests {
       registerBarrier: { done in property.observeChanges { _ in done() } },
       notify: { property.value = 1 }
     )
-    // With immediate tasks the replay runs at once; before them it waits too, and the
-    // owner's release drops it.
-    #expect(calls.value == (DeliveryPath.usesImmediateTasks ? 1 : 0), "only the replay, on the main actor at once")
+    #expect(calls.value == 1, "only the replay, on the main actor at once, on every path")
   }
 
   @Test("Contract: a shared owner-bound main-actor handler keeps its owner alive for the call, and hears what waits while the owner lives")

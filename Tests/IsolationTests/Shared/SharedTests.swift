@@ -110,10 +110,7 @@ struct SharedTests {
     token.dispose()
   }
 
-  @Test(
-    "Contract: observeChanges and subscribe do not replay; subscribe passes the owner and both values",
-    .enabled(if: DeliveryPath.usesImmediateTasks, DeliveryPath.immediateOnly)
-  )
+  @Test("Contract: observeChanges and subscribe do not replay; subscribe passes the owner and both values")
   func changesAndSubscribe() {
     final class Owner: Sendable {}
     let property = SharedProperty(1)
@@ -131,10 +128,7 @@ struct SharedTests {
     token.dispose()
   }
 
-  @Test(
-    "Contract: owner-bound observation ends when the owner goes",
-    .enabled(if: DeliveryPath.usesImmediateTasks, DeliveryPath.immediateOnly)
-  )
+  @Test("Contract: owner-bound observation ends when the owner goes")
   func ownerBound() {
     final class Owner: Sendable {}
     let event = SharedEvent<Int>()

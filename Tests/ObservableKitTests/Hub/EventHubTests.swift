@@ -738,10 +738,7 @@ struct EventHubTests {
     [a, b, c].forEach { $0.dispose() }
   }
 
-  @Test(
-    "Contract: SharedEventHub owner-bound and queue forms",
-    .enabled(if: DeliveryPath.usesImmediateTasks, DeliveryPath.immediateOnly)
-  )
+  @Test("Contract: SharedEventHub owner-bound and queue forms")
   func sharedOwnerBoundAndQueue() {
     let hub = SharedEventHub()
     var owner: Owner? = Owner()

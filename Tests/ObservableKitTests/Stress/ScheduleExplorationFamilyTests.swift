@@ -64,6 +64,93 @@ struct ScheduleExplorationFamilyTests {
     #expect(report.pointsSeen.contains("isolated.drain: a value taken; calling outside the lock"))
   }
 
+  @Test("SharedEvent owner-bound, nonisolated: two notifications racing a dispose (3 operations, every interleaving); no value is taken after it returns")
+  func sharedEventOwnerBoundDispose() {
+    struct State {
+      let event = SharedEvent<Int>()
+      let log = Log()
+      let owner: Owner
+      let token = Guarded<(any Disposable)?>(nil)
+
+      init() {
+        owner = Owner(log)
+      }
+    }
+    let report = ScheduleExplorer.explore(
+      setUp: {
+        let state = State()
+        state.token.value = state.event.observe(with: state.owner) { [log = state.log] _, value in
+          log.append("call \(value)")
+        }
+        return state
+      },
+      operations: [
+        { state in state.event.notifyObservers(1) },
+        { state in state.event.notifyObservers(2) },
+        { state in
+          state.token.value?.dispose()
+          state.log.append("disposed")
+        },
+      ],
+      check: { state, trace in
+        let lines = state.log.all
+        // At most the one call whose value a drain took before dispose() took the lock.
+        #expect(lines.drop { $0 != "disposed" }.dropFirst().count <= 1, "values taken after dispose returned: \(trace)")
+        #expect(lines.filter { $0 == "call 1" }.count <= 1 && lines.filter { $0 == "call 2" }.count <= 1)
+        #expect(state.event.observerCount == 0, "disposed but still counting: \(trace)")
+        #expect(state.token.value?.isDisposed == true)
+      }
+    )
+    print("explored \(report.schedules) schedules of up to \(report.longestSchedule) points: \(#function)")
+    #expect(report.pointsSeen.contains("owner.nonisolated: a value taken; calling outside the lock"))
+  }
+
+  @Test("SharedEvent owner-bound, nonisolated: two notifications racing the owner's release (3 operations, every interleaving); nothing is called once its deinit began")
+  func sharedEventOwnerBoundRelease() {
+    struct State {
+      let event = SharedEvent<Int>()
+      let log = Log()
+      let owner: Guarded<Owner?>
+      let token = Guarded<(any Disposable)?>(nil)
+
+      init() {
+        owner = Guarded(Owner(log))
+      }
+    }
+    let report = ScheduleExplorer.explore(
+      setUp: {
+        let state = State()
+        state.token.value = state.event.observe(with: state.owner.value!) { [log = state.log] _, value in
+          log.append("call \(value)")
+        }
+        return state
+      },
+      operations: [
+        { state in
+          state.event.notifyObservers(1)
+          state.log.append("sent 1")
+        },
+        { state in
+          state.event.notifyObservers(2)
+          state.log.append("sent 2")
+        },
+        { state in release(state.owner) },
+      ],
+      check: { state, trace in
+        let lines = state.log.all
+        #expect(lines.contains("owner deinit"))
+        #expect(
+          !lines.drop { $0 != "owner deinit" }.contains { $0.hasPrefix("call") },
+          "a call after the owner's deinit began: \(trace)")
+        #expect(lines.filter { $0 == "call 1" }.count <= 1 && lines.filter { $0 == "call 2" }.count <= 1)
+        #expect(state.event.observerCount == 0, "the dead owner's subscription still counts: \(trace)")
+        #expect(state.token.value?.isDisposed == true, "the dead owner's subscription reports live: \(trace)")
+      }
+    )
+    print("explored \(report.schedules) schedules of up to \(report.longestSchedule) points: \(#function)")
+    #expect(report.pointsSeen.contains("owner.nonisolated: a value taken; calling outside the lock"))
+  }
+
   @Test("Shared owner-bound: a set racing unsubscribe(owner) of observe(with:) and subscribe (2 operations, every interleaving); no value is taken after it returns")
   func sharedOwnerBoundUnsubscribe() {
     struct State {
