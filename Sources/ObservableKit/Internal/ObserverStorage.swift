@@ -188,7 +188,9 @@ package struct ObserverStorage<Value, State> {
     // finishes the delivery) is released from here, while other threads may be draining.
     schedulePoint("storage.removeAll: the handlers are released outside the lock")
     withExtendedLifetime(removed) {}
-    if links != nil { withExtendedLifetime(links) {} }
+    if let links {
+      for entry in links.bag.entries { entry.payload?.storageEnded() }
+    }
   }
 
   @inlinable
@@ -222,6 +224,7 @@ package struct ObserverStorage<Value, State> {
       guard let link = entry.payload, link.owner == nil else { continue }
       schedulePoint("owners: a dead owner found outside the lock")
       remove(entry.id)
+      link.storageEnded()
       dead += 1
     }
     return dead
@@ -232,8 +235,11 @@ package struct ObserverStorage<Value, State> {
     let owners = withLock { header in header.owners?.bag.entries ?? [] }
     // Loaded outside the lock, as in `removeDeadOwners`: a link to another owner may return
     // the last reference to it.
-    let ids = owners.compactMap { $0.payload?.owner === owner ? $0.id : nil }
-    for id in ids { remove(id) }
+    let ended = owners.filter { $0.payload?.owner === owner }
+    for entry in ended {
+      remove(entry.id)
+      entry.payload?.storageEnded()
+    }
   }
 }
 
@@ -260,6 +266,13 @@ package class OwnerLink {
   package init(_ owner: AnyObject) {
     self.owner = owner
   }
+
+  /// Called, outside the lock, once the storage has ended this subscription by itself: a
+  /// sweep or a count found the owner gone, or the source let its subscriptions go. A link
+  /// that is also the subscription's token (which its user may keep) releases what it holds
+  /// of the handler here, as the storage released its own reference.
+  @usableFromInline
+  package func storageEnded() {}
 }
 
 /// The subscription of ``ObserverStorage/add(owner:_:)``: its link, and the handler's

@@ -365,6 +365,13 @@ final class NonisolatedOwnerDelivery<Owner: AnyObject, Value: Sendable>: OwnerLi
     _ = operate(self, .dispose)
   }
 
+  /// The storage ended the subscription (its owner swept, or the event released): this
+  /// object is also the token, which its user may keep, so the call goes now too.
+  @usableFromInline
+  override func storageEnded() {
+    _ = operate(self, .dispose)
+  }
+
   /// Disposed, or ended by the storage: its owner swept, or the event released.
   @usableFromInline
   var isDisposed: Bool { operate(self, .isClosed) }

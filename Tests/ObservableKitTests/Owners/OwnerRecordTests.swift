@@ -212,6 +212,31 @@ struct OwnerRecordTests {
     withExtendedLifetime((kept, fillerOwner)) {}
   }
 
+  @Test("A kept token holds no handler once the storage ended its subscription: a count found the owner gone, or the event was released")
+  func keptTokenHoldsNoHandlerOnceTheStorageEndedIt() {
+    let tracker = LifetimeTracker()
+    let shared = SharedEvent<Int>()
+    var kept: [any Disposable] = []
+    do {
+      let owner = LongLivedOwner()
+      let captured = tracker.make()
+      kept.append(shared.observe(with: owner) { _, _ in captured.touch() })
+    }
+    #expect(shared.observerCount == 0, "the count removes the dead owner's subscription")
+    #expect(tracker.liveCount == 0, "the kept token released the handler with it")
+    #expect(kept.allSatisfy { $0.isDisposed })
+    var released: SharedEvent<Int>? = SharedEvent<Int>()
+    let owner = LongLivedOwner()
+    do {
+      let captured = tracker.make()
+      kept.append(released!.observe(with: owner) { _, _ in captured.touch() })
+    }
+    released = nil
+    #expect(tracker.liveCount == 0, "the released event's kept token released the handler")
+    #expect(kept.allSatisfy { $0.isDisposed })
+    withExtendedLifetime(owner) {}
+  }
+
   @Test("Contract: when the list of bound subscriptions finds an owner gone, its subscriptions still running end")
   func sweepEndsTheSubscriptionsOfDeadOwners() {
     let tracker = LifetimeTracker()
