@@ -174,9 +174,6 @@ struct DeliveryMailbox<Value: Sendable, Handler: Sendable>: Sendable {
     return next
   }
 
-  /// The handler, while open.
-  var handler: Handler? { state.withLock { $0.handler } }
-
   /// Ends delivery: drops the handler and what waits, released here, outside the lock.
   ///
   /// The closings move what they release out of the state (`take()`, `swap`) rather than

@@ -39,19 +39,8 @@ enum MainActorNow {
     okit_is_main_thread_now() || (marksMainQueue && okit_runs_on_main_queue())
   }
 
-  /// Runs `body`, main-actor code, here and now, as `MainActor.assumeIsolated` does once its
-  /// check has passed. Call it only where ``isCurrent`` holds, or from a main-queue block.
-  @inlinable
-  static func run(_ body: @MainActor () -> Void) {
-    typealias Isolated = @MainActor () -> Void
-    typealias Plain = () -> Void
-    withoutActuallyEscaping(body) { (body: @escaping Isolated) in
-      unsafeBitCast(body, to: Plain.self)()
-    }
-  }
-
   /// `handler`, a main-actor function, as the plain function it is, to be called only where
-  /// ``isCurrent`` holds or from main-actor code, as ``run(_:)`` does (see `MainActorCall`).
+  /// ``isCurrent`` holds or from main-actor code (see `MainActorCall`).
   /// Not inlined: the conversion happens once, at subscription, at the generic level.
   @usableFromInline
   static func retype<Value>(_ handler: @escaping @MainActor (Value) -> Void) -> (Value) -> Void {
