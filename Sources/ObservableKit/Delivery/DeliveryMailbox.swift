@@ -250,6 +250,10 @@ struct DeliveryMailbox<Value: Sendable, Handler: Sendable>: Sendable {
   @inlinable
   var isClosed: Bool { state.withLock { $0.handler == nil } }
 
+  /// The handler, nil once closed: for a drain that needs it before it takes a value.
+  @inlinable
+  var handler: Handler? { state.withLock { $0.handler } }
+
   /// How many drains have been started.
   @inlinable
   var drainsStarted: Int { Int(state.withLock { $0.drainsStarted }) }

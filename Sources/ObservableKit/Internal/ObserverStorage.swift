@@ -23,8 +23,9 @@
 /// - Handlers are kept in subscription order; removal is an id search and leaves a tombstone.
 /// - No user code runs under the lock. Whatever leaves the guarded state (a removed handler,
 ///   an old value) is returned from the locked region and released by the caller.
-/// - The epoch advances on every removal, so a pass in progress
-///   can tell with one atomic load whether its snapshot may hold a handler that has ended.
+/// - The epoch advances on every removal, and when a subscription's handler is replaced (a
+///   main-actor subscription that makes its mailbox), so a pass in progress can tell with one
+///   atomic load whether its snapshot may hold a handler that has ended or changed.
 ///
 /// It is a value with reference semantics: copies share one buffer. It is not `Sendable`: its
 /// handlers are plain closures, confined with their owner to one isolation domain. The lock
@@ -152,16 +153,24 @@ package struct ObserverStorage<Value, State> {
 
   /// Ends the subscription `id` and returns its handler, as the bag holds it, for the caller
   /// to release after the lock is gone. Returns nil if it had already ended.
+  ///
+  /// A link kept beside the subscription hears of it here, outside the lock
+  /// (``OwnerLink/removed()``).
   @inlinable @discardableResult
   package func removeEntry(_ id: UInt64) -> ObserverHandler<Value>? {
-    let entry = withLock { header -> ObserverHandler<Value>? in
-      guard let entry = header.endEntry(id) else { return nil }
+    let ended = withLock { header -> (handler: ObserverHandler<Value>, link: OwnerLink?)? in
+      guard let ended = header.endEntry(id) else { return nil }
       advanceEpochLocked()
-      return entry
+      return ended
     }
-    if entry != nil { Diagnostics.subscriptionsChanged(by: -1) }
+    guard let ended else {
+      schedulePoint("storage.remove: the handler is released outside the lock")
+      return nil
+    }
+    Diagnostics.subscriptionsChanged(by: -1)
     schedulePoint("storage.remove: the handler is released outside the lock")
-    return entry
+    ended.link?.removed()
+    return ended.handler
   }
 
   /// `removeEntry`, for callers that want the handler.
@@ -191,6 +200,12 @@ package struct ObserverStorage<Value, State> {
     if let links {
       for entry in links.bag.entries { entry.payload?.storageEnded() }
     }
+  }
+
+  /// The link kept beside subscription `id`, if any.
+  @inlinable
+  package func link(of id: UInt64) -> OwnerLink? {
+    withLock { header in header.owners?.bag.payload(of: id) }
   }
 
   @inlinable
@@ -273,6 +288,12 @@ package class OwnerLink {
   /// of the handler here, as the storage released its own reference.
   @usableFromInline
   package func storageEnded() {}
+
+  /// Called, outside the lock, once the subscription's token removed it from the storage
+  /// (`dispose()`, or a bag's stop). A link that holds what the subscription still has to
+  /// deliver (``MainActorEntry``'s mailbox) drops it here.
+  @usableFromInline
+  package func removed() {}
 }
 
 /// The subscription of ``ObserverStorage/add(owner:_:)``: its link, and the handler's
@@ -365,14 +386,29 @@ package struct ObserverStorageHeader<Value, State> {
 
   /// Ends the subscription `id` and returns its handler (nil if it had ended), leaving a
   /// tombstone that the bag compacts in time; the caller advances the epoch.
+  /// The subscription's link, if one was kept beside it, is returned too, for the caller to
+  /// tell (``OwnerLink/removed()``) and release after the lock.
   @inlinable
-  package mutating func endEntry(_ id: UInt64) -> ObserverHandler<Value>? {
+  package mutating func endEntry(_ id: UInt64) -> (handler: ObserverHandler<Value>, link: OwnerLink?)? {
     guard let handler = bag.remove(id) else { return nil }
-    // One nil check on a source without owners. The link is released here, under the lock,
-    // but never for the last time: the handler returned holds the subscription's object,
-    // which holds or is the link.
-    if let owners { _ = owners.bag.remove(id) }
-    return handler
+    // One nil check on a source without links.
+    guard let owners else { return (handler, nil) }
+    return (handler, owners.bag.remove(id))
+  }
+
+  /// Replaces the handler of the live subscription `id`; returns false once it has ended.
+  /// The old handler is released under the lock: the caller holds what it captured. The
+  /// caller advances the epoch, so that a pass in progress takes the new one.
+  @inlinable
+  mutating func replaceHandler(of id: UInt64, with handler: ObserverHandler<Value>) -> Bool {
+    bag.replace(id, with: handler)
+  }
+
+  /// Keeps `link` beside the live subscription `id`, which had none: for a subscription that
+  /// makes its link after it began (``MainActorEntry``'s mailbox).
+  @inlinable
+  mutating func insertLink(_ link: OwnerLink, for id: UInt64) {
+    (owners ?? makeOwners()).bag.insert(link, id: id)
   }
 
   /// Makes the owners' links, for the first owner-bound subscription.

@@ -18,7 +18,7 @@ struct InlineSubscription: Disposable {
   /// `.dispose` ends the subscription and releases the handler (after the lock); `.stop`
   /// ends it and returns the handler's entry; `.check` returns a non-nil value while the
   /// subscription is live.
-  @usableFromInline enum Operation: Sendable { case dispose, stop, check }
+  @usableFromInline enum Operation: Sendable { case dispose, stop, check, link }
 
   @usableFromInline let id: UInt64
   /// Captures only the storage buffer, which therefore is the closure's context (a closure
@@ -40,6 +40,8 @@ struct InlineSubscription: Disposable {
         return storage.removeEntry(id)
       case .check:
         return storage.contains(id) ? () : nil
+      case .link:
+        return storage.link(of: id)
       }
     }
   }
@@ -57,5 +59,13 @@ struct InlineSubscription: Disposable {
   @inlinable
   func stop() -> Any? {
     operate(id, .stop)
+  }
+}
+
+extension InlineSubscription: DrainCounting {
+  /// The drains of the mailbox kept beside the subscription (a main-actor subscription's,
+  /// see `MainActorEntry`); 0 for one that has none.
+  package var drainsStarted: Int {
+    (operate(id, .link) as? any DrainCounting)?.drainsStarted ?? 0
   }
 }

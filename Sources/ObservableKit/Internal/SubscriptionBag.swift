@@ -52,6 +52,16 @@ package struct SubscriptionBag<Entry: BagEntry> {
     entries.append(Entry(id: id, payload: payload))
   }
 
+  /// Adds a payload for subscription `id`, which may be older than others in the bag, at its
+  /// place in the order: O(n), for a link made after its subscription (a main-actor
+  /// subscription's mailbox, made when its first value must wait).
+  @inlinable
+  package mutating func insert(_ payload: consuming Entry.Payload, id: UInt64) {
+    let index = entries.lowerBound(of: id) { $0.id }
+    assert(index == entries.count || entries[index].id != id, "one payload per subscription")
+    entries.insert(Entry(id: id, payload: payload), at: index)
+  }
+
   /// The index of subscription `id`, live or a tombstone; nil if it was compacted away or
   /// never was.
   @inlinable
@@ -79,6 +89,14 @@ package struct SubscriptionBag<Entry: BagEntry> {
       tombstones = 0
     }
     return payload
+  }
+
+  /// Replaces the payload of the live subscription `id`; returns false if it had ended.
+  @inlinable
+  package mutating func replace(_ id: UInt64, with payload: consuming Entry.Payload) -> Bool {
+    guard let index = index(of: id), entries[index].payload != nil else { return false }
+    entries[index].payload = payload
+    return true
   }
 
   /// Ends every subscription; returns the entries, for the caller to release after the lock.
