@@ -39,6 +39,9 @@ enum FamilySource: Int, CaseIterable, CustomStringConvertible {
 
 enum FamilyForm: CaseIterable {
   case plain, owner, subscribe, once, take3, queue, mainActor, isolated
+  /// `observe { }` with a main-actor handler: on a plain `SharedEvent`, a subscription kept
+  /// in the event's own storage (`MainActorEntry`).
+  case mainActorIsolated
 
   /// Whether the handler runs synchronously on the walk's thread outside any task, so that it
   /// may react (call back into the library).
@@ -48,6 +51,7 @@ enum FamilyForm: CaseIterable {
     switch self {
     case .subscribe: source.isProperty
     case .isolated: source.isShared
+    case .mainActorIsolated: source == .sharedEvent || source == .sharedProperty
     default: true
     }
   }
@@ -381,6 +385,7 @@ final class FamilySystem: @unchecked Sendable {
     case (.sharedEvent, .queue): s.token = sharedEvent.observe(on: queue, record)
     case (.sharedEvent, .mainActor): s.token = sharedEvent.observe(on: MainActor.shared, onMain)
     case (.sharedEvent, .isolated): s.token = sharedEvent.observe(record)
+    case (.sharedEvent, .mainActorIsolated): s.token = sharedEvent.observe(onMain)
     case (.sharedEvent, _): s.token = sharedEvent.take(form.takeCount!).observeNonisolated(record)
     case (.sharedProperty, .plain): s.token = sharedProperty.observeNonisolated(sendableHandler)
     case (.sharedProperty, .owner): s.token = sharedProperty.observe(with: object!) { @MainActor _, value in sendableHandler(value) }
@@ -388,6 +393,7 @@ final class FamilySystem: @unchecked Sendable {
     case (.sharedProperty, .queue): s.token = sharedProperty.observe(on: queue, record)
     case (.sharedProperty, .mainActor): s.token = sharedProperty.observe(on: MainActor.shared, onMain)
     case (.sharedProperty, .isolated): s.token = sharedProperty.observe(record)
+    case (.sharedProperty, .mainActorIsolated): s.token = sharedProperty.observe(onMain)
     case (.sharedProperty, _): s.token = sharedProperty.take(form.takeCount!).observeNonisolated(record)
     case (.hub, .plain): s.token = hub.observe(Self.message, from: sender, handler)
     case (.hub, .owner): s.token = hub.observe(Self.message, from: sender, with: object!) { _, value in handler(value) }
@@ -402,7 +408,7 @@ final class FamilySystem: @unchecked Sendable {
       s.token = sharedHub.observe(Self.message, from: sender, on: MainActor.shared, onMain)
     case (.sharedHub, .isolated): s.token = sharedHub.observe(Self.message, from: sender, record)
     case (.sharedHub, _): s.token = sharedHub.events(Self.message, from: sender).take(form.takeCount!).observeNonisolated(record)
-    case (_, .subscribe), (_, .isolated): Issue.record("no \(form) form for \(source)")
+    case (_, .subscribe), (_, .isolated), (_, .mainActorIsolated): Issue.record("no \(form) form for \(source)")
     }
     return s
   }
