@@ -17,9 +17,11 @@ HEADLINE = [
     ("Notify a `SharedEvent` observed with `observe` on the main actor, there", "S14 shared notify 1 obs via observe on the main actor"),
     ("100,000 values from a background thread to a main-actor handler (baseline: one `main.async` each)", "S15 hop burst to the main actor"),
     ("Observe and dispose, 10 others observing", "S3b churn observe+dispose with 10 obs"),
+    ("The same on a `SharedEvent`, with `observe` on the main actor", "S16 shared churn observe+dispose with 10 obs on the main actor"),
     ("Owner-bound observe and dispose, 10 others observing", "S3o owner churn observe(with:)+dispose with 10 obs"),
     ("Fill a `DisposeBag` over 100 sources and dispose it", "S5m DisposeBag fill+dispose over 100 sources"),
     ("Memory per live subscription", "S8 memory per live subscription"),
+    ("The same, `SharedEvent` with `observe` on the main actor", "S17 shared memory per live subscription via observe on the main actor"),
     ("Post to an `EventHub`, 1 observer (peer: `NotificationCenter`)", "S11 hub post 1 obs"),
 ]
 

@@ -244,6 +244,9 @@ final class MainActorMailbox<Value: Sendable, State>: OwnerLink, DrainCounting, 
   }
 
   @usableFromInline
+  override var hearsRemoval: Bool { true }
+
+  @usableFromInline
   override func storageEnded() {
     waiting.finish()
   }

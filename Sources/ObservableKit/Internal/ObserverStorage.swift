@@ -158,19 +158,21 @@ package struct ObserverStorage<Value, State> {
   /// (``OwnerLink/removed()``).
   @inlinable @discardableResult
   package func removeEntry(_ id: UInt64) -> ObserverHandler<Value>? {
-    let ended = withLock { header -> (handler: ObserverHandler<Value>, link: OwnerLink?)? in
-      guard let ended = header.endEntry(id) else { return nil }
+    // Only a link that hears of its removal is carried out of the lock; any other is
+    // released under it, never for the last time (the handler returned holds or is it).
+    // Carrying every link, or a nil one, out of the lock cost a release call per disposal
+    // (check-thresholds.sh, S3o and S8s).
+    var link: OwnerLink?
+    let entry = withLock { header -> ObserverHandler<Value>? in
+      guard let handler = header.bag.remove(id) else { return nil }
+      if let owners = header.owners, let removed = owners.bag.remove(id), removed.hearsRemoval { link = removed }
       advanceEpochLocked()
-      return ended
+      return handler
     }
-    guard let ended else {
-      schedulePoint("storage.remove: the handler is released outside the lock")
-      return nil
-    }
-    Diagnostics.subscriptionsChanged(by: -1)
+    if entry != nil { Diagnostics.subscriptionsChanged(by: -1) }
     schedulePoint("storage.remove: the handler is released outside the lock")
-    ended.link?.removed()
-    return ended.handler
+    if let link { link.removed() }
+    return entry
   }
 
   /// `removeEntry`, for callers that want the handler.
@@ -290,10 +292,14 @@ package class OwnerLink {
   package func storageEnded() {}
 
   /// Called, outside the lock, once the subscription's token removed it from the storage
-  /// (`dispose()`, or a bag's stop). A link that holds what the subscription still has to
-  /// deliver (``MainActorEntry``'s mailbox) drops it here.
+  /// (`dispose()`, or a bag's stop), if ``hearsRemoval``. A link that holds what the
+  /// subscription still has to deliver (``MainActorEntry``'s mailbox) drops it here.
   @usableFromInline
   package func removed() {}
+
+  /// Whether ``removed()`` does anything: the storage carries only such links out of its lock.
+  @usableFromInline
+  package var hearsRemoval: Bool { false }
 }
 
 /// The subscription of ``ObserverStorage/add(owner:_:)``: its link, and the handler's

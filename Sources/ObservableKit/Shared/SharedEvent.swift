@@ -102,9 +102,11 @@ public final class SharedEvent<T: Sendable>: SharedEventSource, @unchecked Senda
   ) -> any Disposable {
     // A main-actor handler on a plain event is a subscription of the event's own storage
     // (`MainActorEntry`): one object, and the storage's token. A replaying or async-fed
-    // event keeps the general route, which orders the replay before live values.
+    // event keeps the general route, which orders the replay before live values. A
+    // nonisolated handler is told apart first: asking for the main actor costs a retain and
+    // a release (check-thresholds.sh, S1s and S3s).
     let token: any Disposable
-    if BoundHandler.isMainActor(handler), source == nil, event.replay == nil {
+    if handler.isolation != nil, BoundHandler.isMainActor(handler), source == nil, event.replay == nil {
       token = MainActorEntry.observe(BoundHandler.mainActorCall(handler), on: event.storage)
     } else {
       token = IsolatedDelivery.observe(handler) { observeNonisolated($0) }

@@ -120,6 +120,46 @@ struct SharedDeliveryTests {
     token.dispose()
   }
 
+  @Test("Contract: an event released while values wait for a main-actor handler: they are delivered, then the handler is released; the disposable reports isDisposed at once")
+  func releasedEventDeliversWhatWaits() async {
+    var event: SharedEvent<Int>? = SharedEvent<Int>()
+    let recorder = Recorder()
+    let tracker = LifetimeTracker()
+    let token = event!.observe { [tracked = tracker.make()] value in
+      tracked.touch()
+      recorder.values.append(value)
+    }
+    // This test holds the main actor while the burst is made: everything waits.
+    race(threads: 1) { [event] _ in
+      for value in 0..<100 { event!.notifyObservers(value) }
+    }
+    #expect(recorder.values.isEmpty, "enqueued: the main actor is busy")
+    event = nil
+    #expect(token.isDisposed, "the event's storage ended the subscription")
+    #expect(tracker.liveCount == 1, "the handler waits to deliver what was taken in")
+    await waitUntil { recorder.values.count == 100 }
+    #expect(recorder.values == Array(0..<100), "what was taken in is delivered, in order")
+    await waitUntil { tracker.liveCount == 0 }
+    token.dispose()
+  }
+
+  @Test("Contract: dispose() drops what waits for a main-actor handler and releases the handler at once")
+  func disposeReleasesTheWaitingHandlerAtOnce() {
+    let event = SharedEvent<Int>()
+    let recorder = Recorder()
+    let tracker = LifetimeTracker()
+    let token = event.observe { [tracked = tracker.make()] value in
+      tracked.touch()
+      recorder.values.append(value)
+    }
+    race(threads: 1) { _ in
+      for value in 0..<100 { event.notifyObservers(value) }
+    }
+    token.dispose()
+    #expect(tracker.liveCount == 0, "released by dispose(), not by the pending job")
+    #expect(recorder.values.isEmpty)
+  }
+
   @Test("Contract: a value notified on the main thread waits behind the ones that wait")
   func mainThreadValueWaitsBehindABurst() async {
     let event = SharedEvent<Int>()
