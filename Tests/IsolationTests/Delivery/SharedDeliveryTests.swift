@@ -130,8 +130,10 @@ struct SharedDeliveryTests {
       recorder.values.append(value)
     }
     // This test holds the main actor while the burst is made: everything waits.
-    race(threads: 1) { [event] _ in
-      for value in 0..<100 { event!.notifyObservers(value) }
+    // Weak: the race's thread may release its closure after `race` returns, and the event
+    // must deinitialize when this test lets it go.
+    race(threads: 1) { [weak event] _ in
+      for value in 0..<100 { event?.notifyObservers(value) }
     }
     #expect(recorder.values.isEmpty, "enqueued: the main actor is busy")
     event = nil
