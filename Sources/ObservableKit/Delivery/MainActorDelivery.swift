@@ -1,5 +1,3 @@
-import Dispatch
-
 /// One subscription whose handler runs on the main actor: synchronously when the value
 /// arrives on the main actor and nothing of this subscription waits, otherwise enqueued to
 /// the main actor, in order (see `DeliveryMailbox` for the invariant of the drain).
@@ -88,18 +86,10 @@ final class MainActorDelivery<Value: Sendable>: Disposable, CallingDelivery, Dra
     startJob()
   }
 
-  /// Starts the main-actor job that drains what waits. Out of line: the synchronous call
-  /// above then pays nothing for the task's or the block's set-up (a priority's metadata
-  /// and stack space, measured on every call while this was inlined).
-  @inlinable @inline(never)
+  /// Starts the main-actor job that drains what waits (see `MainActorNow.startJob(_:)`).
+  @inlinable
   func startJob() {
-    if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *),
-      !MainActorNow.simulatesOSBefore26
-    {
-      Task.immediate { @MainActor in self.drain() }
-    } else {
-      DispatchQueue.main.async { self.drain() }
-    }
+    MainActorNow.startJob { self.drain() }
   }
 
   /// The drain of a main-actor job (a task or a main-queue block): checks once that it runs

@@ -39,6 +39,23 @@ enum MainActorNow {
     okit_is_main_thread_now() || (marksMainQueue && okit_runs_on_main_queue())
   }
 
+  /// Starts the main-actor job that runs `drain`: from the 26 releases on, an immediate task
+  /// isolated to the main actor (SE-0472), which runs at once where the runtime knows the
+  /// caller runs there and is enqueued otherwise; before them (or with
+  /// `OBSERVABLEKIT_SIMULATE_OS_BEFORE_26=1` in a debug build), a main-queue block. `drain`
+  /// checks that it runs on the main actor itself (a precondition, see `MainActorDelivery`).
+  /// Out of line: a caller's synchronous path then pays nothing for the task's or the
+  /// block's set-up (a priority's metadata and stack space, measured on every call while
+  /// this was inlined).
+  @inlinable @inline(never)
+  static func startJob(_ drain: @escaping @Sendable () -> Void) {
+    if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *), !simulatesOSBefore26 {
+      Task.immediate { @MainActor in drain() }
+    } else {
+      DispatchQueue.main.async { drain() }
+    }
+  }
+
   /// `handler`, a main-actor function, as the plain function it is, to be called only where
   /// ``isCurrent`` holds or from main-actor code (see `MainActorCall`).
   /// Not inlined: the conversion happens once, at subscription, at the generic level.

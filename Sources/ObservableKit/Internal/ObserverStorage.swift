@@ -238,7 +238,7 @@ package struct ObserverStorage<Value, State> {
   func removeDeadOwners(_ owners: ContiguousArray<OwnerEntry>) -> Int {
     var dead = 0
     for entry in owners {
-      guard let link = entry.payload, link.owner == nil else { continue }
+      guard let link = entry.payload, link.ownerIsGone else { continue }
       schedulePoint("owners: a dead owner found outside the lock")
       remove(entry.id)
       link.storageEnded()
@@ -283,6 +283,16 @@ package class OwnerLink {
   package init(_ owner: AnyObject) {
     self.owner = owner
   }
+
+  /// A link with no owner, for a subscription that ends only by its token or its storage
+  /// (``MainActorEntry``'s mailbox): never swept, never found by `removeAll(ownedBy:)`.
+  @inlinable
+  package init() {}
+
+  /// Whether the owner has gone, so that a sweep or a count ends the subscription. Load it
+  /// only outside the storage lock, as ``owner``.
+  @usableFromInline
+  package var ownerIsGone: Bool { owner == nil }
 
   /// Called, outside the lock, once the storage has ended this subscription by itself: a
   /// sweep or a count found the owner gone, or the source let its subscriptions go. A link
