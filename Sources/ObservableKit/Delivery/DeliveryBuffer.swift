@@ -9,6 +9,9 @@ struct DeliveryBuffer<Value> {
   init() {}
 
   @inlinable
+  var isEmpty: Bool { head >= storage.count }
+
+  @inlinable
   mutating func append(_ value: Value) {
     storage.append(value)
   }

@@ -101,7 +101,7 @@ final class IsolatedDelivery<Value: Sendable>: Disposable, FedDelivery, DrainCou
     if #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *) {
       actor.preconditionIsolated("an actor-isolated handler's drain off its actor")
     }
-    while let (call, value) = mailbox.next() {
+    mailbox.drain { call, value in
       schedulePoint("isolated.drain: a value taken; calling outside the lock")
       call.body(value)
     }

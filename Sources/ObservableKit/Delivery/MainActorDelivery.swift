@@ -109,9 +109,7 @@ final class MainActorDelivery<Value: Sendable>: Disposable, CallingDelivery, Dra
   /// from ``drain()``: the handler runs as main-actor code here, without a closure per value.
   @inlinable
   func drainHere() {
-    while let (handler, value) = mailbox.next() {
-      handler.body(value)
-    }
+    mailbox.drain { handler, value in handler.body(value) }
   }
 
   @usableFromInline

@@ -171,7 +171,8 @@ final class MainActorEntry<Value: Sendable, State>: @unchecked Sendable {
   /// held, or from a main-actor job's drain, which checked it.
   @inlinable
   func drainHere(_ mailbox: Mailbox) {
-    while let (entry, value) = mailbox.waiting.next() {
+    mailbox.waiting.drain { entry, value in
+      schedulePoint("mainActorEntry.drain: a value taken; calling outside the lock")
       entry.call.body(value)
     }
   }

@@ -25,9 +25,7 @@ final class QueueDelivery<Value: Sendable>: Disposable, FedDelivery {
   }
 
   private func drain() {
-    while let (handler, value) = mailbox.next() {
-      handler(value)
-    }
+    mailbox.drain { handler, value in handler(value) }
   }
 
   func finish() {

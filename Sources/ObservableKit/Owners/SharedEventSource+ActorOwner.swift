@@ -149,7 +149,7 @@ final class ActorOwnerDelivery<Owner: Actor, Value: Sendable>: Disposable, FedDe
 
   /// Calls the handler with each waiting value, in order, isolated to the owner.
   private func drain(on owner: isolated Owner) {
-    while let (call, value) = mailbox.next() {
+    mailbox.drain { call, value in
       schedulePoint("actorOwner.drain: a value taken; calling outside the lock")
       call(owner, value)
     }
