@@ -16,12 +16,13 @@
 /// - ``nonisolatedCall(_:)`` is taken only when `isolation` is nil: the function runs on any
 ///   thread, and it is `@Sendable`, so calling it from the notifying thread is what its type
 ///   allows. Its calls still never overlap: the delivery calls it from one drain at a time.
-/// - ``mainActorCall(_:)`` is taken only when `isolation` is the main actor, checked here by
-///   identity (a precondition, so a wrong route traps instead of racing). `MainActorDelivery`
-///   calls the result only where main-actor code may run now: right after
-///   `MainActorNow.isCurrent` held on the notifying thread, or in a drain started by a
-///   main-actor job, which checks `isCurrent` again with a precondition (see `MainActorCall`);
-///   the rule it already follows for the handlers of `observe(on: MainActor.shared)`.
+/// - ``mainActorCall(_:)`` is made only when `isolation` is the main actor, checked there by
+///   identity in the same step, so no route can take a handler of another isolation.
+///   `MainActorDelivery` and `MainActorEntry` call the result only where main-actor code may
+///   run now: right after `MainActorNow.isCurrent` held on the notifying thread, or in a
+///   drain started by a main-actor job, which checks `isCurrent` again with a precondition
+///   (see `MainActorCall`); the rule they follow for the handlers of
+///   `observe(on: MainActor.shared)`.
 /// - A function isolated to any other actor is converted by `ActorCall` (argued there): it is
 ///   called only from the drain of `IsolatedDelivery`, a synchronous function isolated to
 ///   that actor, so the compiler runs it there.
@@ -41,10 +42,12 @@ enum BoundHandler<Value> {
     return SendableCall(body: unsafeBitCast(IsolatedBox(body: handler), to: SendableBox.self).body)
   }
 
-  /// `handler`, known to be isolated to the main actor, in the form the delivery calls.
+  /// `handler` in the form the delivery calls, if it is isolated to the main actor (checked
+  /// here, by identity, in the same step); nil otherwise. One question to the runtime: each
+  /// read of `MainActor.shared` costs a retain and a release.
   @inlinable
-  static func mainActorCall(_ handler: @escaping Isolated) -> MainActorCall<Value> {
-    precondition(handler.isolation === MainActor.shared, "a handler not isolated to the main actor called as main-actor code")
+  static func mainActorCall(_ handler: @escaping Isolated) -> MainActorCall<Value>? {
+    guard handler.isolation === MainActor.shared else { return nil }
     return MainActorCall(body: unsafeBitCast(IsolatedBox(body: handler), to: PlainBox.self).body)
   }
 
@@ -57,11 +60,6 @@ enum BoundHandler<Value> {
   @usableFromInline struct SendableBox { @usableFromInline let body: @Sendable (Value) -> Void }
   @usableFromInline struct PlainBox { @usableFromInline let body: (Value) -> Void }
 
-  /// Whether `handler` is isolated to the main actor.
-  @inlinable
-  static func isMainActor(_ handler: Isolated) -> Bool {
-    handler.isolation === MainActor.shared
-  }
 }
 
 /// A main-actor handler held in the form it is called in: a plain function, so that a

@@ -58,8 +58,8 @@ final class IsolatedDelivery<Value: Sendable>: Disposable, FedDelivery, DrainCou
     if handler.isolation == nil {
       return NonisolatedDelivery(call: BoundHandler.nonisolatedCall(handler), subscribe: subscribe)
     }
-    if BoundHandler.isMainActor(handler) {
-      return MainActorDelivery(call: BoundHandler.mainActorCall(handler), subscribe: subscribe)
+    if let call = BoundHandler.mainActorCall(handler) {
+      return MainActorDelivery(call: call, subscribe: subscribe)
     }
     return observeOnActor(handler, through: subscribe)
   }

@@ -238,7 +238,9 @@ package struct ObserverStorage<Value, State> {
   func removeDeadOwners(_ owners: ContiguousArray<OwnerEntry>) -> Int {
     var dead = 0
     for entry in owners {
-      guard let link = entry.payload, link.ownerIsGone else { continue }
+      // The weak load first: a method call on every link retained it (check-thresholds.sh,
+      // S8o); only a link whose owner reads nil is asked whether it has one.
+      guard let link = entry.payload, link.owner == nil, link.ownerIsGone else { continue }
       schedulePoint("owners: a dead owner found outside the lock")
       remove(entry.id)
       link.storageEnded()
@@ -289,10 +291,11 @@ package class OwnerLink {
   @inlinable
   package init() {}
 
-  /// Whether the owner has gone, so that a sweep or a count ends the subscription. Load it
-  /// only outside the storage lock, as ``owner``.
+  /// Whether the owner has gone, asked once ``owner`` reads nil, so that a sweep or a count
+  /// ends the subscription; false for a link that never had an owner. Ask it only outside the
+  /// storage lock, as ``owner`` is loaded.
   @usableFromInline
-  package var ownerIsGone: Bool { owner == nil }
+  package var ownerIsGone: Bool { true }
 
   /// Called, outside the lock, once the storage has ended this subscription by itself: a
   /// sweep or a count found the owner gone, or the source let its subscriptions go. A link

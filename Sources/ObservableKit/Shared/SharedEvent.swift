@@ -106,8 +106,8 @@ public final class SharedEvent<T: Sendable>: SharedEventSource, @unchecked Senda
     // nonisolated handler is told apart first: asking for the main actor costs a retain and
     // a release (check-thresholds.sh, S1s and S3s).
     let token: any Disposable
-    if handler.isolation != nil, BoundHandler.isMainActor(handler), source == nil, event.replay == nil {
-      token = MainActorEntry.observe(BoundHandler.mainActorCall(handler), on: event.storage)
+    if handler.isolation != nil, source == nil, event.replay == nil, let call = BoundHandler.mainActorCall(handler) {
+      token = MainActorEntry.observe(call, on: event.storage)
     } else {
       token = IsolatedDelivery.observe(handler) { observeNonisolated($0) }
     }

@@ -202,7 +202,7 @@ struct PersistedPropertyTests {
     let said = diagnostics(naming: "c") { withWatchdog("a write on another thread") { a.value = 5 } }
     #expect(confined.value == 0)
     #if DEBUG
-    #expect(said.count == 1)
+    #expect(said.count == 1, "\(said)")
     #endif
     confined.reloadFromStorage()
     #expect(confined.value == 5)
