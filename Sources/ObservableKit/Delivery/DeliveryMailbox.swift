@@ -9,9 +9,9 @@
 /// posted meanwhile waits behind the ones before it. ``close()`` clears the handler and sets
 /// the closed flag under the same lock, so no value is taken for a call after it returns; a
 /// call whose value was taken just before may still run, as for a pass in progress on
-/// another thread, and the rest of a batch is released by its drain. ``dispose()`` does the same and drops the upstream
-/// subscription kept by ``attach(_:)`` in the same lock hold, disposing it once the lock is
-/// released. ``startDrain(with:)`` is ``post(_:)`` and the first ``next()`` in one lock hold,
+/// another thread, and the rest of a batch is released by its drain. ``dispose()`` does the
+/// same and drops the upstream subscription kept by ``attach(_:)`` in the same lock hold,
+/// disposing it once the lock is released. ``startDrain(with:)`` is ``post(_:)`` and the first ``next()`` in one lock hold,
 /// for a caller that drains where it runs: the value it hands back is next in order because
 /// nothing waited. ``finish()`` instead lets the values that wait be delivered
 /// first: `isFinishing` is only set while a drain runs (values wait only then), and that

@@ -187,9 +187,10 @@ final class MainActorEntry<Value: Sendable, State>: @unchecked Sendable {
 /// - a source that ends its subscriptions calls ``storageEnded()``: what waits is delivered
 ///   first, then the entry is released.
 ///
-/// It is a link with no owner: never swept, and never found by `removeAll(ownedBy:)`. (With
-/// the entry as its weak owner, the entry's reference counts moved to a side table, which
-/// made every retain of it in a drain slower: S15 went from 194 to 298 ns per value.)
+/// It is a link with no owner, kept apart from the owners' links (``OwnerLinks/hearing``):
+/// never swept, never counted, never found by `removeAll(ownedBy:)`. (With the entry as its
+/// weak owner, the entry's reference counts moved to a side table, which made every retain
+/// of it in a drain slower: S15 went from 194 to 298 ns per value.)
 ///
 /// `@unchecked Sendable`: the mailbox's state is under its own lock, and the link's owner,
 /// a weak reference the runtime loads atomically, is never set.
@@ -202,9 +203,6 @@ final class MainActorMailbox<Value: Sendable, State>: OwnerLink, DrainCounting, 
     waiting = DeliveryMailbox(handler: entry)
     super.init()
   }
-
-  @usableFromInline
-  override var ownerIsGone: Bool { false }
 
   @inlinable func post(_ value: Value) -> Bool { waiting.post(value) }
   @inlinable var epoch: UInt64 { waiting.epoch }
@@ -237,9 +235,6 @@ final class MainActorMailbox<Value: Sendable, State>: OwnerLink, DrainCounting, 
   override func removed() {
     waiting.close()
   }
-
-  @usableFromInline
-  override var hearsRemoval: Bool { true }
 
   @usableFromInline
   override func storageEnded() {

@@ -158,14 +158,12 @@ package struct ObserverStorage<Value, State> {
   /// (``OwnerLink/removed()``).
   @inlinable @discardableResult
   package func removeEntry(_ id: UInt64) -> ObserverHandler<Value>? {
-    // Only a link that hears of its removal is carried out of the lock; any other is
-    // released under it, never for the last time (the handler returned holds or is it).
-    // Carrying every link, or a nil one, out of the lock cost a release call per disposal
+    // Only a link that hears of its removal is carried out of the lock (see `endEntry`):
+    // carrying every link, or a nil one, out of it cost a release call per disposal
     // (check-thresholds.sh, S3o and S8s).
     var link: OwnerLink?
     let entry = withLock { header -> ObserverHandler<Value>? in
-      guard let handler = header.bag.remove(id) else { return nil }
-      if let owners = header.owners, let removed = owners.bag.remove(id), removed.hearsRemoval { link = removed }
+      guard let handler = header.endEntry(id, hearing: &link) else { return nil }
       advanceEpochLocked()
       return handler
     }
@@ -201,13 +199,14 @@ package struct ObserverStorage<Value, State> {
     withExtendedLifetime(removed) {}
     if let links {
       for entry in links.bag.entries { entry.payload?.storageEnded() }
+      for entry in links.hearing.entries { entry.payload?.storageEnded() }
     }
   }
 
-  /// The link kept beside subscription `id`, if any.
+  /// The link that hears of the removal of subscription `id`, if it has one.
   @inlinable
   package func link(of id: UInt64) -> OwnerLink? {
-    withLock { header in header.owners?.bag.payload(of: id) }
+    withLock { header in header.owners?.hearing.payload(of: id) }
   }
 
   @inlinable
@@ -238,9 +237,7 @@ package struct ObserverStorage<Value, State> {
   func removeDeadOwners(_ owners: ContiguousArray<OwnerEntry>) -> Int {
     var dead = 0
     for entry in owners {
-      // The weak load first: a method call on every link retained it (check-thresholds.sh,
-      // S8o); only a link whose owner reads nil is asked whether it has one.
-      guard let link = entry.payload, link.owner == nil, link.ownerIsGone else { continue }
+      guard let link = entry.payload, link.owner == nil else { continue }
       schedulePoint("owners: a dead owner found outside the lock")
       remove(entry.id)
       link.storageEnded()
@@ -286,16 +283,10 @@ package class OwnerLink {
     self.owner = owner
   }
 
-  /// A link with no owner, for a subscription that ends only by its token or its storage
-  /// (``MainActorEntry``'s mailbox): never swept, never found by `removeAll(ownedBy:)`.
+  /// A link with no owner, kept among the links that hear of their removal
+  /// (``OwnerLinks/hearing``): ``MainActorEntry``'s mailbox.
   @inlinable
   package init() {}
-
-  /// Whether the owner has gone, asked once ``owner`` reads nil, so that a sweep or a count
-  /// ends the subscription; false for a link that never had an owner. Ask it only outside the
-  /// storage lock, as ``owner`` is loaded.
-  @usableFromInline
-  package var ownerIsGone: Bool { true }
 
   /// Called, outside the lock, once the storage has ended this subscription by itself: a
   /// sweep or a count found the owner gone, or the source let its subscriptions go. A link
@@ -304,15 +295,12 @@ package class OwnerLink {
   @usableFromInline
   package func storageEnded() {}
 
-  /// Called, outside the lock, once the subscription's token removed it from the storage
-  /// (`dispose()`, or a bag's stop), if ``hearsRemoval``. A link that holds what the
-  /// subscription still has to deliver (``MainActorEntry``'s mailbox) drops it here.
+  /// Called, outside the lock, on a link among those that hear of their removal
+  /// (``OwnerLinks/hearing``), once the subscription's token removed it from the storage
+  /// (`dispose()`, or a bag's stop). A link that holds what the subscription still has to
+  /// deliver (``MainActorEntry``'s mailbox) drops it here.
   @usableFromInline
   package func removed() {}
-
-  /// Whether ``removed()`` does anything: the storage carries only such links out of its lock.
-  @usableFromInline
-  package var hearsRemoval: Bool { false }
 }
 
 /// The subscription of ``ObserverStorage/add(owner:_:)``: its link, and the handler's
@@ -405,14 +393,29 @@ package struct ObserverStorageHeader<Value, State> {
 
   /// Ends the subscription `id` and returns its handler (nil if it had ended), leaving a
   /// tombstone that the bag compacts in time; the caller advances the epoch.
-  /// The subscription's link, if one was kept beside it, is returned too, for the caller to
-  /// tell (``OwnerLink/removed()``) and release after the lock.
+  ///
+  /// The subscription's link, if one was kept beside it, leaves too. An owner's link is
+  /// released here, but never for the last time: the handler returned holds the
+  /// subscription's object, which holds or is the link. One that hears of its removal
+  /// (``OwnerLinks/hearing``) is stored in `link`, for the caller to tell
+  /// (``OwnerLink/removed()``) and release after the lock.
   @inlinable
-  package mutating func endEntry(_ id: UInt64) -> (handler: ObserverHandler<Value>, link: OwnerLink?)? {
+  package mutating func endEntry(_ id: UInt64, hearing link: inout OwnerLink?) -> ObserverHandler<Value>? {
     guard let handler = bag.remove(id) else { return nil }
-    // One nil check on a source without links.
-    guard let owners else { return (handler, nil) }
-    return (handler, owners.bag.remove(id))
+    // One nil check on a source without links. A method of the links, called through the
+    // optional, borrows them: binding them to a local retained them (check-thresholds.sh, S3o).
+    owners?.remove(id, hearing: &link)
+    return handler
+  }
+
+  /// ``endEntry(_:hearing:)`` for a subscription whose link is its own object, which hears
+  /// nothing of its removal (`NonisolatedOwnerDelivery`): the same, without the `inout`
+  /// (which cost a retain per disposal, check-thresholds.sh, S3os).
+  @inlinable
+  package mutating func endOwnEntry(_ id: UInt64) -> ObserverHandler<Value>? {
+    guard let handler = bag.remove(id) else { return nil }
+    _ = owners?.bag.remove(id)
+    return handler
   }
 
   /// Replaces the handler of the live subscription `id`; returns false once it has ended.
@@ -423,11 +426,12 @@ package struct ObserverStorageHeader<Value, State> {
     bag.replace(id, with: handler)
   }
 
-  /// Keeps `link` beside the live subscription `id`, which had none: for a subscription that
-  /// makes its link after it began (``MainActorEntry``'s mailbox).
+  /// Keeps `link` beside the live subscription `id`, among the links that hear of their
+  /// removal: for a subscription that makes its link after it began (``MainActorEntry``'s
+  /// mailbox).
   @inlinable
   mutating func insertLink(_ link: OwnerLink, for id: UInt64) {
-    (owners ?? makeOwners()).bag.insert(link, id: id)
+    (owners ?? makeOwners()).hearing.insert(link, id: id)
   }
 
   /// Makes the owners' links, for the first owner-bound subscription.
@@ -452,6 +456,10 @@ final class OwnerLinks {
   // (it cost two access checks per owner-bound add and removal: S3o churn, 2,261 instructions
   // with them at 41cc83d, 1,880 without them at 1e2ffd7, count-instructions.sh).
   @exclusivity(unchecked) @usableFromInline var bag = SubscriptionBag<OwnerEntry>()
+  /// The links that hear of their subscription's removal by its token (``OwnerLink/removed()``)
+  /// and of the storage's end: a main-actor subscription's mailbox (``MainActorEntry``). They
+  /// have no owner, so sweeps and counts never look at them.
+  @exclusivity(unchecked) @usableFromInline var hearing = SubscriptionBag<OwnerEntry>()
   /// The number of links at which the next owner-bound add sweeps out dead owners;
   /// `Int.max` while a sweep runs.
   @exclusivity(unchecked) @usableFromInline var sweepAt = 8
@@ -466,6 +474,14 @@ final class OwnerLinks {
     guard bag.liveCount >= sweepAt else { return nil }
     sweepAt = .max
     return bag.entries
+  }
+
+  /// Ends the links of subscription `id`: see ``ObserverStorageHeader/endEntry(_:hearing:)``.
+  /// One count where no link hears.
+  @inlinable
+  func remove(_ id: UInt64, hearing link: inout OwnerLink?) {
+    _ = bag.remove(id)
+    if hearing.liveCount > 0, let removed = hearing.remove(id) { link = removed }
   }
 
   /// Sets the next sweep's size once a sweep is done.

@@ -347,7 +347,7 @@ final class NonisolatedOwnerDelivery<Owner: AnyObject, Value: Sendable>: OwnerLi
   func end() {
     let storage = storage
     let released = storage.withLock { header in
-      let entry = header.endEntry(id)?.handler
+      let entry = header.endOwnEntry(id)
       if entry != nil { storage.advanceEpochLocked() }
       defer {
         call = nil
