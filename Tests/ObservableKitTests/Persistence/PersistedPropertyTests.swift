@@ -186,9 +186,19 @@ struct PersistedPropertyTests {
     race(threads: 4) { index in
       for i in 0..<200 { (index % 2 == 0 ? a : b).value = index * 1000 + i }
     }
-    a.reloadFromStorage()
-    b.reloadFromStorage()
+    // The store's change reports are process-wide (`UserDefaults.didChangeNotification`
+    // with no object), so another test's defaults can make a property busy with its store
+    // on that test's thread; a reload then returns first and that thread applies it (see
+    // `reloadFromStorage()`). Ask again until both hold what the store holds, within a bound.
     let stored = store.defaults.integer(forKey: "n")
+    var tries = 0
+    repeat {
+      a.reloadFromStorage()
+      b.reloadFromStorage()
+      tries += 1
+      if a.value == stored && b.value == stored { break }
+      Thread.sleep(forTimeInterval: 0.001)
+    } while tries < 5_000
     #expect(a.value == stored)
     #expect(b.value == stored)
   }
@@ -202,7 +212,9 @@ struct PersistedPropertyTests {
     let said = diagnostics(naming: "c") { withWatchdog("a write on another thread") { a.value = 5 } }
     #expect(confined.value == 0)
     #if DEBUG
-    #expect(said.count == 1, "\(said)")
+    // At least once: a report of the same change that another test's defaults trigger (the
+    // store's reports are process-wide) may say it again.
+    #expect(!said.isEmpty, "\(said)")
     #endif
     confined.reloadFromStorage()
     #expect(confined.value == 5)
