@@ -15,7 +15,7 @@ HEADLINE = [
     ("Notify an event, 1 observer", "S1 notify 1 obs"),
     ("Set a property, 1 observer", "S2 property set 1 obs"),
     ("Notify a `SharedEvent` observed with `observe` on the main actor, there", "S14 shared notify 1 obs via observe on the main actor"),
-    ("100,000 values from a background thread to a main-actor handler (baseline: one `main.async` each)", "S15 hop burst to the main actor"),
+    ("100,000 values from a background thread to a main-actor handler (baseline: one `main.async` each, whose time varies threefold here: see Benchmarks)", "S15 hop burst to the main actor"),
     ("Observe and dispose, 10 others observing", "S3b churn observe+dispose with 10 obs"),
     ("The same on a `SharedEvent`, with `observe` on the main actor", "S16 shared churn observe+dispose with 10 obs on the main actor"),
     ("Owner-bound observe and dispose, 10 others observing", "S3o owner churn observe(with:)+dispose with 10 obs"),
