@@ -17,7 +17,8 @@
 struct InlineSubscription: Disposable {
   /// `.dispose` ends the subscription and releases the handler (after the lock); `.stop`
   /// ends it and returns the handler's entry; `.check` returns a non-nil value while the
-  /// subscription is live.
+  /// subscription is live; `.link` returns the link that hears of its removal, if any (a
+  /// main-actor subscription's mailbox, for the tests' count of drains).
   @usableFromInline enum Operation: Sendable { case dispose, stop, check, link }
 
   @usableFromInline let id: UInt64
