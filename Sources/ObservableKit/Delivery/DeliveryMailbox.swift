@@ -1,9 +1,9 @@
 /// The state machine every asynchronous delivery shares: values wait in order, one drain at
 /// a time hands them to the handler, and closing drops what waits and the handler.
 ///
-/// Invariant where the lock is dropped: a drain takes the values that wait (``nextBatch(_:)``,
-/// or one at a time with ``next()``) and the handler under the lock, then calls the handler
-/// outside it, each value only after one load of the flags word finds the mailbox open.
+/// Invariant where the lock is dropped: a drain takes the values that wait and the handler
+/// under the lock (``nextBatch(_:)``), then calls the handler outside it, each value only
+/// after one load of the flags word finds the mailbox open.
 /// `isDraining` is set from the moment a drain is decided (``post(_:)`` returned true) until
 /// the drain finds nothing waiting, so at most one drain calls the handler, and a value
 /// posted meanwhile waits behind the ones before it. ``close()`` clears the handler and sets
@@ -11,16 +11,16 @@
 /// call whose value was taken just before may still run, as for a pass in progress on
 /// another thread, and the rest of a batch is released by its drain. ``dispose()`` does the
 /// same and drops the upstream subscription kept by ``attach(_:)`` in the same lock hold,
-/// disposing it once the lock is released. ``startDrain(with:)`` is ``post(_:)`` and the first ``next()`` in one lock hold,
-/// for a caller that drains where it runs: the value it hands back is next in order because
-/// nothing waited. ``finish()`` instead lets the values that wait be delivered
-/// first: `isFinishing` is only set while a drain runs (values wait only then), and that
-/// drain drops the handler when it finds nothing left.
+/// disposing it once the lock is released. ``startDrain(with:)`` starts a drain with the
+/// value it is given, for a caller that drains where it runs: that value is next in order
+/// because nothing waited. ``finish()`` instead lets the values that wait be delivered first:
+/// `isFinishing` is only set while a drain runs (values wait only then), and that drain drops
+/// the handler when it finds nothing left.
 ///
-/// The per-value path (``post(_:)``, ``startDrain(with:)``, ``next()``) is inlinable, with the
-/// deliveries that `observe { }` makes, so that it is specialized for the value type where
-/// the subscription is made: unspecialized, each value paid for the runtime's look-ups of
-/// the generic types it touches.
+/// The per-value path (``post(_:)``, ``startDrain(with:)``, ``drain(_:)``, ``next()``) is
+/// inlinable, with the deliveries that `observe { }` makes, so that it is specialized for the
+/// value type where the subscription is made: unspecialized, each value paid for the
+/// runtime's look-ups of the generic types it touches.
 @usableFromInline
 struct DeliveryMailbox<Value: Sendable, Handler: Sendable>: Sendable {
   @usableFromInline
@@ -147,7 +147,7 @@ struct DeliveryMailbox<Value: Sendable, Handler: Sendable>: Sendable {
 
   /// Whether ``post(_:)`` started a drain since ``epoch`` was `epoch`: one atomic load,
   /// without the lock. A post that started one advanced the epoch under the lock after
-  /// queuing its value, so a caller that sees the change finds the value with ``next()``; a
+  /// queuing its value, so a caller that sees the change finds the value with ``drain(_:)``; a
   /// post it does not see is ordered after this load, and its drain (a main-actor job)
   /// delivers it.
   @inlinable
@@ -155,35 +155,18 @@ struct DeliveryMailbox<Value: Sendable, Handler: Sendable>: Sendable {
     state.epoch != epoch
   }
 
-  /// The next value with the handler to call; nil ends the drain (and, once the mailbox
-  /// is finishing, releases the handler, outside the lock).
-  @inlinable
-  func next() -> (Handler, Value)? {
-    let lock = state
-    let (next, released) = lock.withLock { state -> ((Handler, Value)?, Handler?) in
-      if let handler = state.handler, let value = state.buffer.popFirst() {
-        return ((handler, value), nil)
-      }
-      state.isDraining = false
-      guard state.isFinishing else {
-        lock.storeFlagsLocked(state.handler == nil ? Self.closed : 0)
-        return (nil, nil)
-      }
-      lock.storeFlagsLocked(Self.closed)
-      return (nil, state.handler.take())
-    }
-    _ = consume released
-    return next
-  }
-
   /// For a drain that calls where it runs: every value that waits, moved into `batch` (which
   /// must be empty; its capacity is handed back to the mailbox), with the handler, in one
-  /// lock hold; nil ends the drain as ``next()`` does. The drain calls the handler with the
-  /// batch's values in order, each only while ``isOpen`` holds (one load before each call),
-  /// then asks again.
+  /// lock hold. Nil ends the drain: nothing waits (and, once the mailbox is finishing, the
+  /// handler is released, outside the lock). The drain calls the handler with the batch's
+  /// values in order, each only while ``isOpen`` holds (one load before each call), then
+  /// asks again.
   ///
   /// Why a batch: a value taken one lock hold at a time made the notifying thread and the
-  /// drain hand the lock's cache line back and forth for every value of a burst.
+  /// drain hand the lock's cache line back and forth for every value of a burst. Why hand the
+  /// capacity back: a fresh buffer per batch made the notifying thread grow one again for
+  /// each (S15 and S15a: 221–284 ns per value instead of 123–174, interleaved runs of
+  /// `RUNS=1 bash Benchmarks/run.sh --filter 'S15.*'`).
   ///
   /// A `dispose()` during the batch stops it before the next call (no value is taken for a
   /// call once it returns); the values left in the batch, which the drain had taken from the
@@ -196,13 +179,7 @@ struct DeliveryMailbox<Value: Sendable, Handler: Sendable>: Sendable {
         swap(&batch, &state.buffer)
         return (handler, nil)
       }
-      state.isDraining = false
-      guard state.isFinishing else {
-        lock.storeFlagsLocked(state.handler == nil ? Self.closed : 0)
-        return (nil, nil)
-      }
-      lock.storeFlagsLocked(Self.closed)
-      return (nil, state.handler.take())
+      return (nil, Self.endDrainLocked(&state, lock))
     }
     _ = consume released
     return handler
@@ -219,6 +196,37 @@ struct DeliveryMailbox<Value: Sendable, Handler: Sendable>: Sendable {
         body(handler, value)
       }
     }
+  }
+
+  /// The next value with the handler to call, one lock hold per value; nil ends the drain
+  /// as ``nextBatch(_:)`` does. For a drain where values seldom wait (`NonisolatedDelivery`'s,
+  /// inside the feed's call): ``drain(_:)`` there cost a release call per value, of the
+  /// empty batch it asks for (check-thresholds.sh, S1s).
+  @inlinable
+  func next() -> (Handler, Value)? {
+    let lock = state
+    let (next, released) = lock.withLock { state -> ((Handler, Value)?, Handler?) in
+      if let handler = state.handler, let value = state.buffer.popFirst() {
+        return ((handler, value), nil)
+      }
+      return (nil, Self.endDrainLocked(&state, lock))
+    }
+    _ = consume released
+    return next
+  }
+
+  /// Ends a drain that found nothing waiting, with the lock held: clears `isDraining` and
+  /// mirrors the flags; once the mailbox is finishing, closes it and returns the handler,
+  /// for the caller to release after the lock.
+  @inlinable
+  static func endDrainLocked(_ state: inout State, _ lock: ObserverListLock<State>) -> Handler? {
+    state.isDraining = false
+    guard state.isFinishing else {
+      lock.storeFlagsLocked(state.handler == nil ? closed : 0)
+      return nil
+    }
+    lock.storeFlagsLocked(closed)
+    return state.handler.take()
   }
 
   /// Whether the mailbox is still open, read without the lock (one atomic load of the flags

@@ -10,7 +10,7 @@
 /// knows the caller runs there and is enqueued otherwise; before them (or with
 /// `OBSERVABLEKIT_SIMULATE_OS_BEFORE_26=1` in a debug build), it goes through the main queue.
 @usableFromInline
-final class MainActorDelivery<Value: Sendable>: Disposable, CallingDelivery, DrainCounting {
+final class MainActorDelivery<Value: Sendable>: Disposable, CallingDelivery, DrainCounting, MainActorCalling {
   @usableFromInline typealias Handler = @MainActor (Value) -> Void
 
   @usableFromInline let mailbox: DeliveryMailbox<Value, MainActorCall<Value>>
@@ -18,15 +18,7 @@ final class MainActorDelivery<Value: Sendable>: Disposable, CallingDelivery, Dra
   /// made (see `DeliveryOperation`).
   @usableFromInline let operate: @Sendable (MainActorDelivery, DeliveryOperation) -> Int
 
-  // The synchronous call's own state, bound to the main actor: read and written only where
-  // ``MainActorNow/isCurrent`` holds (in ``enqueue(_:)`` after that check, in ``drain()``
-  // after its precondition, and in ``drainHere()``, called only from those). Such code never
-  // overlaps: it is the main thread's, or a main-queue block's, and the main queue runs its
-  // blocks one at a time and never beside the main thread's own code (see `MainActorNow`);
-  // the queue orders each block after the code before it. So neither needs a lock, and
-  // `nonisolated(unsafe)` only says what the compiler cannot see: the actor that guards
-  // them. Both are plain Bools, never a user closure. Unchecked exclusivity: every access is
-  // a single load or store, none spans a call.
+  // The synchronous call's own state, bound to the main actor (see `MainActorCalling`).
   /// True while a synchronous call (``enqueue(_:)`` on the main actor) runs the handler.
   @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var isCalling = false
   /// Set when a value came, or a main-actor job asked to drain, during that call: the call
@@ -52,34 +44,7 @@ final class MainActorDelivery<Value: Sendable>: Disposable, CallingDelivery, Dra
   @inlinable
   func enqueue(_ value: Value, lending call: MainActorCall<Value>) {
     if MainActorNow.isCurrent {
-      // Where main-actor code may run now: call at once unless a drain runs or waits (then
-      // the value waits behind what waits, and that drain delivers it). One lock hold: the
-      // call does not mark the mailbox as draining; `isCalling` keeps a value that comes
-      // during it (a re-entrant notification, or a main-actor job that a nested run loop
-      // starts) from being delivered inside it. A value posted from another thread meanwhile
-      // starts a drain (a main-actor job); the epoch tells, and this call delivers it right
-      // after the handler returns, as the drain the call used to mark would have (the job
-      // then finds nothing, or values posted after it, in order).
-      if isCalling {
-        if mailbox.post(value) { drainsAfterCall = true }
-        return
-      }
-      // The epoch is loaded before the mailbox's state (see `DeliveryMailbox.startCall`).
-      // When nothing is marked (``DeliveryMailbox/isIdle``, one load), the call needs no
-      // lock hold: nothing waits that it could overtake, and what comes from another thread
-      // after that load came during the call. The handler is the feed's, lent for the call,
-      // so a `dispose()` on another thread releases nothing this call uses.
-      let epoch = mailbox.epoch
-      guard mailbox.isIdle || mailbox.startCall(with: value) else { return }
-      schedulePoint("mainActor.call: nothing waits; calling without the lock")
-      isCalling = true
-      call.body(value)
-      isCalling = false
-      schedulePoint("mainActor.call: the handler returned; checking for values posted during it")
-      if drainsAfterCall || mailbox.postedSince(epoch) {
-        drainsAfterCall = false
-        drainHere()
-      }
+      callOnMainActor(value, call: call, mailbox: mailbox)
       return
     }
     guard mailbox.post(value) else { return }
@@ -92,17 +57,10 @@ final class MainActorDelivery<Value: Sendable>: Disposable, CallingDelivery, Dra
     MainActorNow.startJob { self.drain() }
   }
 
-  /// The drain of a main-actor job (a task or a main-queue block): checks once that it runs
-  /// where main-actor code may run, trapping otherwise (see `MainActorCall`).
+  /// The drain of a main-actor job (see ``MainActorCalling/drainFromJob(_:)``).
   @inlinable
   func drain() {
-    precondition(MainActorNow.isCurrent, "a main-actor handler's drain off the main actor")
-    if isCalling {
-      // Started inside a synchronous call (a nested run loop): that call drains on return.
-      drainsAfterCall = true
-      return
-    }
-    drainHere()
+    drainFromJob { drainHere() }
   }
 
   /// The drain, called only right after ``MainActorNow/isCurrent`` held on this thread, or
@@ -126,4 +84,79 @@ final class MainActorDelivery<Value: Sendable>: Disposable, CallingDelivery, Dra
   var isDisposed: Bool { operate(self, .isClosed) != 0 }
 
   package var drainsStarted: Int { operate(self, .drainsStarted) }
+}
+
+/// A main-actor subscription that calls its handler at once where main-actor code may run
+/// (`MainActorDelivery`, `MainActorEntry`): the synchronous call and the job's drain, written
+/// once for both.
+///
+/// `isCalling` and `drainsAfterCall` are bound to the main actor: read and written only where
+/// ``MainActorNow/isCurrent`` holds (in ``callOnMainActor(_:call:mailbox:)``, called right
+/// after that check, and in ``drainFromJob(_:)`` after its precondition). Such code never
+/// overlaps: it is the main thread's, or a main-queue block's, and the main queue runs its
+/// blocks one at a time and never beside the main thread's own code (see `MainActorNow`); the
+/// queue orders each block after the code before it. So neither needs a lock, and the
+/// conformers' `nonisolated(unsafe)` only says what the compiler cannot see: the actor that
+/// guards them. Both are plain Bools, never a user closure. Unchecked exclusivity: every
+/// access is a single load or store, none spans a call.
+@usableFromInline
+protocol MainActorCalling: AnyObject {
+  associatedtype Value: Sendable
+  /// True while a synchronous call runs the handler.
+  var isCalling: Bool { get set }
+  /// Set when a value came, or a main-actor job asked to drain, during that call: the call
+  /// drains what waits once the handler returns.
+  var drainsAfterCall: Bool { get set }
+  /// Delivers what waits, on the main actor.
+  func drainHere()
+}
+
+extension MainActorCalling {
+  /// Calls `call` with `value` at once, where ``MainActorNow/isCurrent`` just held, unless a
+  /// drain runs or values wait in `mailbox` (then `value` waits behind them, and that drain
+  /// delivers it).
+  ///
+  /// One lock hold at most: the call does not mark the mailbox as draining. `isCalling` keeps
+  /// a value that comes during it (a re-entrant notification, or a main-actor job that a
+  /// nested run loop starts) from being delivered inside it. The epoch is loaded before the
+  /// mailbox's state (see `DeliveryMailbox.startCall`). When nothing is marked
+  /// (`DeliveryMailbox.isIdle`, one load), the call needs no lock hold: nothing waits that it
+  /// could overtake, and what comes from another thread after that load came during the
+  /// call. Such a value starts a drain (a main-actor job) and moves the epoch; the epoch
+  /// tells after the handler returns, and this call delivers it right then, as the drain the
+  /// call used to mark would have (the job then finds nothing, or values posted after it, in
+  /// order). `call` is held by the caller for the call, so a `dispose()` on another thread
+  /// releases nothing this call uses.
+  @inlinable
+  func callOnMainActor<Handler>(_ value: Value, call: MainActorCall<Value>, mailbox: DeliveryMailbox<Value, Handler>) {
+    if isCalling {
+      if mailbox.post(value) { drainsAfterCall = true }
+      return
+    }
+    let epoch = mailbox.epoch
+    guard mailbox.isIdle || mailbox.startCall(with: value) else { return }
+    schedulePoint("mainActor.call: nothing waits; calling without the lock")
+    isCalling = true
+    call.body(value)
+    isCalling = false
+    schedulePoint("mainActor.call: the handler returned; checking for values posted during it")
+    if drainsAfterCall || mailbox.postedSince(epoch) {
+      drainsAfterCall = false
+      drainHere()
+    }
+  }
+
+  /// The drain of a main-actor job (a task or a main-queue block): checks once that it runs
+  /// where main-actor code may run, trapping otherwise (see `MainActorCall`), then runs
+  /// `drain`, unless a synchronous call is under way (the job started inside it, from a
+  /// nested run loop): that call drains on return.
+  @inlinable
+  func drainFromJob(_ drain: () -> Void) {
+    precondition(MainActorNow.isCurrent, "a main-actor handler's drain off the main actor")
+    if isCalling {
+      drainsAfterCall = true
+      return
+    }
+    drain()
+  }
 }

@@ -36,11 +36,11 @@
 ///   thread, or from a main-actor job whose drain checks it again with a precondition, so a
 ///   wrong path traps instead of racing;
 /// - `isCalling` and `drainsAfterCall` are read and written only where `isCurrent` holds
-///   (main-actor code never overlaps itself; see `MainActorDelivery`);
+///   (main-actor code never overlaps itself; see `MainActorCalling`);
 /// - ``mailbox`` is written once, under the storage's lock, and read under it or, as argued
 ///   above, by code the lock ordered after the write.
 @usableFromInline
-final class MainActorEntry<Value: Sendable, State>: @unchecked Sendable {
+final class MainActorEntry<Value: Sendable, State>: MainActorCalling, @unchecked Sendable {
   @usableFromInline typealias Mailbox = MainActorMailbox<Value, State>
 
   @usableFromInline let call: MainActorCall<Value>
@@ -51,9 +51,8 @@ final class MainActorEntry<Value: Sendable, State>: @unchecked Sendable {
   /// The mailbox, once a value had to wait. Guarded by the storage's lock (see the type's
   /// discussion). Unchecked exclusivity: every access is a single load or store.
   @exclusivity(unchecked) @usableFromInline var mailbox: Mailbox?
-  /// True while a synchronous call runs the handler; main-actor state (see above).
+  /// Main-actor state (see `MainActorCalling`).
   @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var isCalling = false
-  /// Set when a value came, or a main-actor job asked to drain, during that call.
   @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var drainsAfterCall = false
 
   @inlinable
@@ -102,8 +101,8 @@ final class MainActorEntry<Value: Sendable, State>: @unchecked Sendable {
     if storage.epoch != epoch { deliverWhatCameDuringCall() }
   }
 
-  /// The storage's handler once the mailbox exists; `MainActorDelivery.enqueue(_:lending:)`
-  /// argues each step, which this follows.
+  /// The storage's handler once the mailbox exists: the call of every main-actor delivery
+  /// (``MainActorCalling/callOnMainActor(_:call:mailbox:)``, argued there).
   @inlinable
   func receiveWithMailbox(_ value: Value) {
     // Written before this handler was published, under the lock (see the type).
@@ -112,21 +111,7 @@ final class MainActorEntry<Value: Sendable, State>: @unchecked Sendable {
       if mailbox.post(value) { mailbox.startJob() }
       return
     }
-    if isCalling {
-      if mailbox.post(value) { drainsAfterCall = true }
-      return
-    }
-    let epoch = mailbox.epoch
-    guard mailbox.isIdle || mailbox.startCall(with: value) else { return }
-    schedulePoint("mainActorEntry.call: nothing waits; calling without the lock")
-    isCalling = true
-    call.body(value)
-    isCalling = false
-    schedulePoint("mainActorEntry.call: the handler returned; checking for values posted during it")
-    if drainsAfterCall || mailbox.postedSince(epoch) {
-      drainsAfterCall = false
-      drainHere(mailbox)
-    }
+    callOnMainActor(value, call: call, mailbox: mailbox.waiting)
   }
 
   /// A value that comes during a call on the main actor (a main-actor job that a nested run
@@ -165,6 +150,13 @@ final class MainActorEntry<Value: Sendable, State>: @unchecked Sendable {
       storage.advanceEpochLocked()
       return made
     }
+  }
+
+  /// ``drainHere(_:)`` for ``MainActorCalling/callOnMainActor(_:call:mailbox:)``, which this
+  /// object calls only from ``receiveWithMailbox(_:)``, once the mailbox exists.
+  @inlinable
+  func drainHere() {
+    drainHere(mailbox.unsafelyUnwrapped)
   }
 
   /// Delivers what waits, on the main actor: called right after ``MainActorNow/isCurrent``
@@ -216,19 +208,12 @@ final class MainActorMailbox<Value: Sendable, State>: OwnerLink, DrainCounting, 
     MainActorNow.startJob { self.drain() }
   }
 
-  /// The drain of a main-actor job: checks once that it runs where main-actor code may run,
-  /// trapping otherwise.
+  /// The drain of a main-actor job (see ``MainActorCalling/drainFromJob(_:)``).
   @inlinable
   func drain() {
-    precondition(MainActorNow.isCurrent, "a main-actor handler's drain off the main actor")
     // The entry, while the mailbox is open; nil once it closed (nothing to deliver).
     guard let entry = waiting.handler else { return }
-    if entry.isCalling {
-      // Started inside a synchronous call (a nested run loop): that call drains on return.
-      entry.drainsAfterCall = true
-      return
-    }
-    entry.drainHere(self)
+    entry.drainFromJob { entry.drainHere(self) }
   }
 
   @usableFromInline

@@ -43,7 +43,7 @@ enum MainActorNow {
   /// isolated to the main actor (SE-0472), which runs at once where the runtime knows the
   /// caller runs there and is enqueued otherwise; before them (or with
   /// `OBSERVABLEKIT_SIMULATE_OS_BEFORE_26=1` in a debug build), a main-queue block. `drain`
-  /// checks that it runs on the main actor itself (a precondition, see `MainActorDelivery`).
+  /// checks that it runs on the main actor itself (a precondition, see `MainActorCalling`).
   /// Out of line: a caller's synchronous path then pays nothing for the task's or the
   /// block's set-up (a priority's metadata and stack space, measured on every call while
   /// this was inlined).

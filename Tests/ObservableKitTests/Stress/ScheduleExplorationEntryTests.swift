@@ -90,7 +90,7 @@ struct ScheduleExplorationEntryTests {
     )
     print("explored \(report.schedules) schedules of up to \(report.longestSchedule) points: \(#function)")
     #expect(report.pointsSeen.contains("mainActorEntry.call: no mailbox; calling without the lock"))
-    #expect(report.pointsSeen.contains("mainActorEntry.call: nothing waits; calling without the lock"))
+    #expect(report.pointsSeen.contains("mainActor.call: nothing waits; calling without the lock"))
     #expect(report.pointsSeen.contains("mainActorEntry.call: the epoch moved during the call; looking for a mailbox"))
   }
 
