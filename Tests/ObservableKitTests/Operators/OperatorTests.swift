@@ -35,6 +35,26 @@ struct OperatorTests {
     #expect(sameParity.values == [1, 2, 3])
   }
 
+  /// Migrating from Combine: the comparison is with the last value delivered, where Combine's
+  /// is with the last value received; they differ for a comparison that is not transitive.
+  @Test("removeDuplicates(by:) compares with the last value delivered, on both families")
+  func removeDuplicatesComparesWithTheLastDelivered() {
+    let near: (Int, Int) -> Bool = { abs($0 - $1) < 2 }
+    let event = ObservableEvent<Int>()
+    let shared = SharedEvent<Int>()
+    let confinedLog = ValueLog<Int>()
+    let sharedLog = ValueLog<Int>()
+    let bag = DisposeBag()
+    event.removeDuplicates(by: near).observe(confinedLog.handler).disposed(by: bag)
+    shared.removeDuplicates(by: near).observeNonisolated(sharedLog.handler).disposed(by: bag)
+    for value in [0, 1, 2, 3] {
+      event.notifyObservers(value)
+      shared.notifyObservers(value)
+    }
+    #expect(confinedLog.values == [0, 2])
+    #expect(sharedLog.values == [0, 2])
+  }
+
   @Test("skip and take count per subscription; take ends the upstream subscription")
   func skipAndTake() {
     let event = ObservableEvent<Int>()
