@@ -9,6 +9,14 @@
 #
 #   bash Benchmarks/count-instructions.sh          # about 2 minutes once built
 #   ONLY='notify|withObservers' bash Benchmarks/count-instructions.sh   # rows matching a regex
+#   bash Benchmarks/count-instructions.sh --check  # the gate: ObservableKit's rows against
+#                                                  # Thresholds/instructions.tsv (CI runs it)
+#   bash Benchmarks/count-instructions.sh --update # record ObservableKit's rows there
+#
+# The gate fails when a row is more than 5% above its recorded count, and asks for an update
+# when one is more than 5% below it (so a gain is kept, not spent later unseen). The counts
+# are exact for this toolchain on Linux x86_64: a new toolchain or OS moves them, and the
+# recorded file is then made again, in a commit of its own.
 #
 # Needs valgrind (Debian: apt-get install valgrind). The release binary is copied without its
 # debug info first: valgrind 3.19 cannot read the DWARF that Swift 6.3 writes.
@@ -21,6 +29,14 @@ if [ "$(uname -s)" != Linux ]; then
   exit 0
 fi
 command -v valgrind >/dev/null || { echo "error: valgrind is not installed" >&2; exit 1; }
+
+mode=${1:-table}
+case $mode in
+  table) ;;
+  --check | --update) CONTENDERS=ObservableKit ;;
+  *) echo "usage: count-instructions.sh [--check | --update]" >&2; exit 2 ;;
+esac
+recorded="$PWD/Thresholds/instructions.tsv"
 
 swift build --package-path . -c release --product InstructionCounts >&2
 work=$(mktemp -d)
@@ -75,6 +91,7 @@ for row in "${rows[@]}"; do
   IFS='|' read -r label scenario reps per contenders <<<"$row"
   [[ -z ${ONLY:-} || $label =~ $ONLY ]] || continue
   for contender in $contenders; do
+    [[ -z ${CONTENDERS:-} || " $CONTENDERS " == *" $contender "* ]] || continue
     # The handlers must have run: a scenario that delivers must leave a non-zero total.
     if [[ $scenario =~ ^(notify|set|churnA|churnP|compat|keyed|wrapset|hub|sharednotify) ]] &&
       [[ $("$work/bin" "$scenario" "$contender" 100 --print) == 0 ]]; then
@@ -89,6 +106,63 @@ for row in "${rows[@]}"; do
     echo "  $label / $contender: $(( total / (reps * per) )) instructions per unit" >&2
   done
 done
+
+if [ "$mode" = --update ]; then
+  {
+    echo "# Instructions per unit of ObservableKit's rows (Benchmarks/count-instructions.sh --update);"
+    echo "# the gate allows 5% above each. Linux x86_64, $(swift --version 2>/dev/null | grep -m1 -o 'Swift version [^ ]*')."
+    cut -f1,3 "$results"
+  } >"$recorded"
+  echo "recorded $(wc -l <"$results") rows in Thresholds/instructions.tsv" >&2
+  exit 0
+fi
+if [ "$mode" = --check ]; then
+  python3 - "$results" "$recorded" <<'EOF'
+import os, sys
+measured = {}
+for line in open(sys.argv[1]):
+    label, _, value = line.rstrip("\n").split("\t")
+    measured[label] = int(value)
+recorded = {}
+for line in open(sys.argv[2]):
+    if line.startswith("#") or not line.strip():
+        continue
+    label, value = line.rstrip("\n").split("\t")
+    recorded[label] = int(value)
+worse, better = [], []
+for label, count in recorded.items():
+    if label not in measured:
+        if os.environ.get("ONLY"):
+            continue  # a run of some rows checks those rows
+        worse.append(f"{label}: recorded {count:,}, not measured (a row was removed: update the file)")
+        continue
+    now = measured[label]
+    change = (now - count) / count
+    verdict = "ok"
+    if change > 0.05:
+        worse.append(f"{label}: {now:,} instructions, recorded {count:,} ({change:+.1%})")
+        verdict = "WORSE"
+    elif change < -0.05:
+        better.append(f"{label}: {now:,} instructions, recorded {count:,} ({change:+.1%})")
+        verdict = "better"
+    print(f"  {verdict:6} {label}: {now:,} (recorded {count:,}, {change:+.1%})")
+for label in measured:
+    if label not in recorded:
+        worse.append(f"{label}: {measured[label]:,} instructions, not recorded (a new row: update the file)")
+if worse:
+    print("error: instruction counts more than 5% above Benchmarks/Thresholds/instructions.tsv:", file=sys.stderr)
+    for line in worse:
+        print("  " + line, file=sys.stderr)
+    sys.exit(2)
+if better:
+    print("Counts more than 5% below the recorded ones; keep the gain with:"
+          " bash Benchmarks/count-instructions.sh --update")
+    for line in better:
+        print("  " + line)
+print(f"instruction counts: {len(measured)} rows within 5% of the recorded counts, or better")
+EOF
+  exit $?
+fi
 
 python3 - "$results" <<'EOF'
 import sys
