@@ -322,6 +322,11 @@ public final class ManualClock: TimerDrivingClock, Sendable {
         return (.none, done)
       }
       acknowledgement?()
+      if case .some(.some) = result {
+        // The firing is the task's from here: its handlers run next, and a cancel may come
+        // from another thread meanwhile.
+        schedulePoint("manualClock.take: the deadline handed to the task; its handlers run next")
+      }
       return result
     }
 
