@@ -25,10 +25,18 @@ import ObservableKit
 /// A test needs no sleep and no `Task.yield()`: the clock hands each deadline to the timer's
 /// task and waits until the task says its handlers ran (`TimerDrivingClock`).
 ///
-/// Handlers run where their operator says: isolated to the actor the operator captured. A
-/// handler that itself enqueues work elsewhere (a shared event's `observe` from another
-/// actor, `observe(on: queue)`) has been called, and what it enqueued may still wait; use a
-/// recorder's ``EventRecorder/waitForValues(count:timeout:fileID:line:isolation:)`` for that.
+/// That holds whatever a handler does: one that ends its own subscription while it runs
+/// (`take(_:)`, `once()` and `take(until:)` do, before they deliver the last value; so does a
+/// `dispose()` of its token or bag, or releasing the operator's source) cancels its timer
+/// during the firing, and the clock still waits for the firing's end, not for that cancel.
+///
+/// Handlers run where their operator says: isolated to the actor the operator captured,
+/// which may be another actor than the test's; `advance` waits for them there. A handler
+/// that itself enqueues work elsewhere has been called, and what it enqueued may still wait:
+/// `observe(on: queue)`, and a shared event's `observe` whose handler keeps the isolation of
+/// an actor other than the main actor (even the operator's own: that delivery is a job of
+/// the actor), or of the main actor while the operator delivers on another. Use a recorder's
+/// ``EventRecorder/waitForValues(count:timeout:fileID:line:isolation:)`` for that.
 ///
 /// Tasks that call ``sleep(until:tolerance:)`` directly are resumed in deadline order too,
 /// but the clock cannot know when their work after waking ends.
@@ -118,7 +126,8 @@ public final class ManualClock: TimerDrivingClock, Sendable {
   public var minimumResolution: Duration { .zero }
 
   /// Moves the clock `duration` forward; returns once every timer due by then has fired
-  /// and its handlers have run, in deadline order.
+  /// and its handlers have run, in deadline order, also a handler that ended its own
+  /// subscription while it ran.
   public func advance(by duration: Duration) async {
     await advance(to: now.advanced(by: duration))
   }
