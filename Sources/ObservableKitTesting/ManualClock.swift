@@ -25,10 +25,18 @@ import ObservableKit
 /// A test needs no sleep and no `Task.yield()`: the clock hands each deadline to the timer's
 /// task and waits until the task says its handlers ran (`TimerDrivingClock`).
 ///
-/// Handlers run where their operator says: isolated to the actor the operator captured. A
-/// handler that itself enqueues work elsewhere (a shared event's `observe` from another
-/// actor, `observe(on: queue)`) has been called, and what it enqueued may still wait; use a
-/// recorder's ``EventRecorder/waitForValues(count:timeout:fileID:line:isolation:)`` for that.
+/// That holds whatever a handler does: one that ends its own subscription while it runs
+/// (`take(_:)`, `once()` and `take(until:)` do, before they deliver the last value; so does a
+/// `dispose()` of its token or bag, or releasing the operator's source) cancels its timer
+/// during the firing, and the clock still waits for the firing's end, not for that cancel.
+///
+/// Handlers run where their operator says: isolated to the actor the operator captured,
+/// which may be another actor than the test's; `advance` waits for them there. A handler
+/// that itself enqueues work elsewhere has been called, and what it enqueued may still wait:
+/// `observe(on: queue)`, and a shared event's `observe` whose handler keeps the isolation of
+/// an actor other than the main actor (even the operator's own: that delivery is a job of
+/// the actor), or of the main actor while the operator delivers on another. Use a recorder's
+/// ``EventRecorder/waitForValues(count:timeout:fileID:line:isolation:)`` for that.
 ///
 /// Tasks that call ``sleep(until:tolerance:)`` directly are resumed in deadline order too,
 /// but the clock cannot know when their work after waking ends.
@@ -65,12 +73,24 @@ public final class ManualClock: TimerDrivingClock, Sendable {
     public var description: String { "\(offset)" }
   }
 
-  private struct TimerState {
+  /// One timer's state, in the clock's lock.
+  ///
+  /// Invariant: `acknowledgement` is set exactly while a ring is pending, that is while the
+  /// deadline waits in `ring` for the task to take it, or while the task holds it
+  /// (`isFiring`: ``Timer/next()`` returned it and ``Timer/didHandle()`` has not come yet).
+  /// One party resumes it, once: `didHandle()` while the task holds the firing, since
+  /// `TimerLoop.run` calls it after the handlers of every deadline `next()` returned, even
+  /// when they ended the subscription; `cancel()` otherwise, when no handler will run for
+  /// the ring, so that an advance never waits for nothing.
+  fileprivate struct TimerState {
     var deadline: Instant?
     var order: UInt64 = 0
     var waiter: CheckedContinuation<Instant?, Never>?
     var ring: Instant?
-    var acknowledgement: CheckedContinuation<Void, Never>?
+    var acknowledgement: (@Sendable () -> Void)?
+    var isFiring = false
+    /// Cancelled while firing: kept until `didHandle()` acknowledges, then removed.
+    var isCancelled = false
   }
 
   private struct Sleeper {
@@ -106,7 +126,8 @@ public final class ManualClock: TimerDrivingClock, Sendable {
   public var minimumResolution: Duration { .zero }
 
   /// Moves the clock `duration` forward; returns once every timer due by then has fired
-  /// and its handlers have run, in deadline order.
+  /// and its handlers have run, in deadline order, also a handler that ended its own
+  /// subscription while it ran.
   public func advance(by duration: Duration) async {
     await advance(to: now.advanced(by: duration))
   }
@@ -199,26 +220,36 @@ public final class ManualClock: TimerDrivingClock, Sendable {
   /// Hands `deadline` to the timer's task and waits until it says its handlers ran.
   private func ring(_ id: Int, at deadline: Instant) async {
     await withCheckedContinuation { (acknowledgement: CheckedContinuation<Void, Never>) in
-      let (waiter, cancelled) = state.withLock { state -> (CheckedContinuation<Instant?, Never>?, Bool) in
-        guard state.timers[id] != nil else { return (nil, true) }
-        state.timers[id]!.acknowledgement = acknowledgement
-        if let waiter = state.timers[id]!.waiter {
-          state.timers[id]!.waiter = nil
-          return (waiter, false)
-        }
-        state.timers[id]!.ring = deadline
-        return (nil, false)
+      ring(id, at: deadline) { acknowledgement.resume() }
+    }
+  }
+
+  /// The synchronous part of a ring: `acknowledge` is called once the handlers of the
+  /// firing have run, or at once when the timer is gone (nothing will run for it).
+  func ring(_ id: Int, at deadline: Instant, acknowledge: @escaping @Sendable () -> Void) {
+    let (waiter, gone) = state.withLock { state -> (CheckedContinuation<Instant?, Never>?, Bool) in
+      guard var timer = state.timers[id], !timer.isCancelled else { return (nil, true) }
+      defer { state.timers[id] = timer }
+      timer.acknowledgement = acknowledge
+      if let waiter = timer.waiter {
+        // Handed to the task under the lock: from here on the acknowledgement is its
+        // `didHandle()`'s, and a `cancel()` made while the handlers run leaves it alone.
+        timer.waiter = nil
+        timer.isFiring = true
+        return (waiter, false)
       }
-      if cancelled {
-        acknowledgement.resume()
-      } else {
-        waiter?.resume(returning: deadline)
-      }
+      timer.ring = deadline
+      return (nil, false)
+    }
+    if gone {
+      acknowledge()
+    } else {
+      waiter?.resume(returning: deadline)
     }
   }
 
   /// One operator subscription's timer; its state lives in the clock's lock.
-  private final class Timer: ClockTimer {
+  final class Timer: ClockTimer {
     let clock: ManualClock
     let id: Int
 
@@ -228,45 +259,96 @@ public final class ManualClock: TimerDrivingClock, Sendable {
     }
 
     deinit {
-      cancel()
+      // Nothing can call `didHandle()` any more: acknowledge whatever is pending.
+      end(evenWhileFiring: true)
     }
 
     func arm(at deadline: Instant) {
       clock.state.withLock { state in
-        guard state.timers[id] != nil else { return }
+        guard state.timers[id] != nil, !state.timers[id]!.isCancelled else { return }
         state.timers[id]!.deadline = deadline
         state.timers[id]!.order = state.nextOrder
         state.nextOrder += 1
       }
     }
 
+    /// Ends the timer. A cancel made while the task runs a firing's handlers (a handler
+    /// that ends its own subscription: `take(_:)`, `once()`, `take(until:)`, `dispose()`)
+    /// does not acknowledge the firing: the task's `didHandle()`, after the handlers, does.
+    /// Any other cancel acknowledges a pending ring at once, since no handler runs for it.
     func cancel() {
-      let timer = clock.state.withLock { $0.timers.removeValue(forKey: id) }
-      timer?.waiter?.resume(returning: nil)
-      timer?.acknowledgement?.resume()
+      end(evenWhileFiring: false)
+    }
+
+    private func end(evenWhileFiring: Bool) {
+      let (waiter, acknowledgement) = clock.state.withLock { state -> (CheckedContinuation<Instant?, Never>?, (@Sendable () -> Void)?) in
+        guard var timer = state.timers[id] else { return (nil, nil) }
+        if timer.isFiring && !evenWhileFiring {
+          timer.isCancelled = true
+          timer.deadline = nil
+          state.timers[id] = timer
+          return (nil, nil)
+        }
+        state.timers[id] = nil
+        return (timer.waiter, timer.acknowledgement)
+      }
+      schedulePoint("manualClock.cancel: the timer's state taken; resuming outside the lock")
+      waiter?.resume(returning: nil)
+      acknowledgement?()
     }
 
     func next() async -> Instant? {
       await withCheckedContinuation { (continuation: CheckedContinuation<Instant?, Never>) in
-        let now = clock.state.withLock { state -> Instant?? in
-          guard state.timers[id] != nil else { return .some(nil) }
-          if let ring = state.timers[id]!.ring {
-            state.timers[id]!.ring = nil
-            return .some(ring)
-          }
-          state.timers[id]!.waiter = continuation
-          return .none
-        }
-        if case .some(let result) = now { continuation.resume(returning: result) }
+        if case .some(let result) = take(orWait: continuation) { continuation.resume(returning: result) }
       }
     }
 
-    func didHandle() {
-      let acknowledgement = clock.state.withLock { state in
-        defer { state.timers[id]?.acknowledgement = nil }
-        return state.timers[id]?.acknowledgement
+    /// The rung deadline, handed to the task (`.some`), or `.some(nil)` once cancelled; or
+    /// `.none` after storing `continuation`, which the next ring resumes.
+    func take(orWait continuation: CheckedContinuation<Instant?, Never>?) -> Instant?? {
+      let (result, acknowledgement) = clock.state.withLock { state -> (Instant??, (@Sendable () -> Void)?) in
+        guard var timer = state.timers[id] else { return (.some(nil), nil) }
+        // A task that asks for the next deadline has finished the last firing's handlers,
+        // whether or not it said so with `didHandle()`.
+        var done: (@Sendable () -> Void)?
+        if timer.isFiring {
+          timer.isFiring = false
+          done = timer.acknowledgement
+          timer.acknowledgement = nil
+        }
+        if timer.isCancelled {
+          state.timers[id] = nil
+          return (.some(nil), done)
+        }
+        defer { state.timers[id] = timer }
+        if let ring = timer.ring {
+          // Handed to the task under the lock, as in `ring(_:at:acknowledge:)`.
+          timer.ring = nil
+          timer.isFiring = true
+          return (.some(ring), done)
+        }
+        if let continuation { timer.waiter = continuation }
+        return (.none, done)
       }
-      acknowledgement?.resume()
+      acknowledgement?()
+      if case .some(.some) = result {
+        // The firing is the task's from here: its handlers run next, and a cancel may come
+        // from another thread meanwhile.
+        schedulePoint("manualClock.take: the deadline handed to the task; its handlers run next")
+      }
+      return result
+    }
+
+    func didHandle() {
+      let acknowledgement = clock.state.withLock { state -> (@Sendable () -> Void)? in
+        guard var timer = state.timers[id], timer.isFiring else { return nil }
+        timer.isFiring = false
+        defer { state.timers[id] = timer.isCancelled ? nil : timer }
+        defer { timer.acknowledgement = nil }
+        return timer.acknowledgement
+      }
+      schedulePoint("manualClock.didHandle: the acknowledgement taken; resuming outside the lock")
+      acknowledgement?()
     }
   }
 }

@@ -10,6 +10,13 @@
 /// where the value arrives (so the deadline is the one taken then), awaits ``next()`` in a
 /// loop, runs the handlers for each deadline it returns, then calls ``didHandle()``. A clock
 /// that waits for ``didHandle()`` knows that the handlers of a deadline have run.
+///
+/// A handler may end its own subscription while it runs (`take(_:)`, `once()` and
+/// `take(until:)` end it before they deliver the last value; a handler may dispose its
+/// token or its bag): ``cancel()`` then comes between ``next()`` and ``didHandle()``, and
+/// the subscription still calls ``didHandle()`` once the handlers have run. So a clock
+/// acknowledges a firing in ``didHandle()`` alone while its handlers run, and in ``cancel()``
+/// only a deadline no handler will run for.
 @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
 public protocol ClockTimer<Instant>: AnyObject, Sendable {
   /// The clock's instant type.
@@ -20,13 +27,16 @@ public protocol ClockTimer<Instant>: AnyObject, Sendable {
   func arm(at deadline: Instant)
 
   /// Ends the timer: a pending ``next()`` returns `nil` at once, and so does every later one.
+  /// Called from any thread, also by a handler of the deadline the last ``next()`` returned,
+  /// while it runs: ``didHandle()`` still follows then.
   func cancel()
 
   /// Suspends until the armed deadline is reached, and returns it; returns `nil` once the
   /// timer is cancelled. A deadline armed while ``next()`` waits replaces the one it waits for.
   func next() async -> Instant?
 
-  /// Says that the handlers for the deadline the last ``next()`` returned have run.
+  /// Says that the handlers for the deadline the last ``next()`` returned have run; called
+  /// after every deadline ``next()`` returns, also when they cancelled the timer.
   func didHandle()
 }
 

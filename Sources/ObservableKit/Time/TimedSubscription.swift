@@ -272,6 +272,12 @@ final class TimerLoop<Instant: InstantProtocol>: Disposable {
 
   /// The subscription's one task: isolated to `isolation` throughout, so each `fire` runs
   /// there with no hop of its own; it awaits the timer between deadlines.
+  ///
+  /// Invariant: every deadline `next()` returns is followed by `didHandle()`, after `fire`
+  /// has returned, unconditionally: a handler that ends the subscription during `fire`
+  /// (`take(_:)`, `once()`, `take(until:)`, a `dispose()`, the source's release) cancels
+  /// the timer from inside the firing, and a clock that waits for the firing
+  /// (`TimerDrivingClock`) is told by this call, not by that cancel, once the handlers ran.
   private func run(_ isolation: isolated any Actor, fire: (Instant) -> Void) async {
     while let deadline = await timer.next() {
       state.withLock { $0.isArmed = false }
