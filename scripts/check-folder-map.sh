@@ -29,7 +29,11 @@
 #   several folders (only possible across #if branches) resolves to the referring folder if it
 #   is one of them, and otherwise to nothing, with a warning. A name after `.` is only ever
 #   resolved as a member of the chain before it, never as a top-level type.
-# - The .docc folders are not scanned.
+# - The .docc folders are not scanned. A file whose braces do not balance when both branches of
+#   every #if are read fails the check, since its scopes could not be trusted.
+# - Only types count: a call of a free function or of an extension method declared in another
+#   folder, with no type of that folder named, is no edge: such a method extends a type of a
+#   folder whose use is counted where the type is named.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 exec python3 - "$@" <<'PY'
@@ -254,6 +258,15 @@ def scan(root):
 
     uses = {}      # (from, to) -> [(file, line, type)]
     warnings = []
+    unbalanced = []
+    for folder, path, toks in lexed:
+        depth = low = 0
+        for t, _ in toks:
+            depth += (t == "{") - (t == "}")
+            low = min(low, depth)
+        if depth or low < 0:
+            # scopes would be wrong (an #if branch that opens a brace another closes, say)
+            unbalanced.append(f"{path}: error: its braces do not balance when both branches of every #if are read; the folder map cannot scope its names")
     for folder, path, toks in lexed:
         def resolve_head(scope, head):
             for j in range(len(scope), 0, -1):
@@ -283,7 +296,7 @@ def scan(root):
                 (to,) = fs
                 uses.setdefault((folder, to), []).append((path, line, name))
         walk(toks, lambda *a: None, on_ref)
-    return uses, warnings
+    return uses, warnings, unbalanced
 
 # ---------------------------------------------------------------- the map
 
@@ -353,10 +366,11 @@ def rewrite_contributing(text, allowed, marked):
 # ---------------------------------------------------------------- the check
 
 def check(root, map_path, contributing_path, out):
-    uses, warnings = scan(root)
+    uses, warnings, unbalanced = scan(root)
     allowed, marked, _ = read_map(map_path)
     folders = folders_of(root)
-    failed = False
+    failed = bool(unbalanced)
+    out.extend(unbalanced)
     for w in warnings:
         out.append(w)
     for f in folders:
@@ -428,7 +442,7 @@ def self_test():
         shutil.copytree(SOURCES, root, ignore=shutil.ignore_patterns("*.docc"))
         shutil.copy(CONTRIBUTING, os.path.join(tmp, "CONTRIBUTING.md"))
         allowed, marked, order = read_map(MAP)
-        uses, _ = scan(root)
+        uses, _, _ = scan(root)
         failures = []
         def expect(label, cond):
             print(("  ok   " if cond else "  FAIL ") + label)
@@ -472,12 +486,16 @@ def self_test():
                      "func injectedNested(_ a: " + common + ", _ b: InjectedScope." + common + ") {}\n"
                      "extension InjectedScope { func c(_ x: " + common + ") {} }\n"
                      "let injectedMember = " + otype + ".self\n")
+        split_file = os.path.join(root, lone, "ZZInjectedSplit.swift")
+        with open(split_file, "w") as fh:
+            fh.write("#if DEBUG\nextension InjectedScope {\n#else\nextension InjectedScope {\n#endif\n}\n")
         out = []
         rc = check(root, MAP, None, out)
         text = "\n".join(out)
         expect(f"fails on the injected violations (exit 1)", rc == 1)
-        expect(f"nested {common} (declared in {', '.join(sorted(nested_names[common]))}/) named in {lone}/ makes no edge (lines 1-3)",
+        expect(f"nested {common} (declared in {', '.join(sorted(nested_names[common]))}/) named in {lone}/ makes no edge (lines 1-3)".replace(", ", "/, "),
                not re.search(re.escape(lone_file) + r":[1-3]:", text))
+        expect("reports a file whose #if branches split a brace", f"{split_file}: error: its braces do not balance" in text)
         expect(f"a member reference {otype}.self in {lone}/ is a use of {other}/ (line 4)",
                f"{lone_file}:4: error: {otype} (declared in {other}/) used from {lone}/" in text)
         expect(f"reports {ENGINE}/ naming {ftype} of {forbidden}/ at the interpolation's line (7)",
@@ -488,7 +506,7 @@ def self_test():
                f"{pair_file}:2: error: {atype} (declared in {a}/) used from {b}/" in text)
         pa, pb = sorted((a, b))
         expect(f"reports {pa}–{pb} among the two-way pairs", f"{pa}–{pb}" in text.split("two-way pairs of feature folders:")[1].split("\n")[0])
-        os.remove(engine_file); os.remove(pair_file); os.remove(lone_file)
+        os.remove(engine_file); os.remove(pair_file); os.remove(lone_file); os.remove(split_file)
 
         # a stale edge: allow one that no code uses
         x, y = next((x, y) for x in order for y in order
@@ -504,6 +522,19 @@ def self_test():
         rc = check(root, stale_map, None, out)
         expect(f"reports the unused allowed edge {x} -> {y} as stale (exit 1)",
                rc == 1 and any(l.startswith(f"error: stale: {stale_map} allows {x} -> {y},") for l in out))
+
+        # an engine -> feature edge whose "to remove" mark is dropped
+        unmarked_map = os.path.join(tmp, "folder-map-unmarked.txt")
+        with open(MAP) as src, open(unmarked_map, "w") as dst:
+            for line in src:
+                if re.match(rf"\s*{ENGINE}\s*:", line):
+                    line = line.partition("#")[0].rstrip() + "\n"
+                dst.write(line)
+        out = []
+        rc = check(root, unmarked_map, None, out)
+        want = [b for b in allowed[ENGINE] if b not in ENGINE_EXCEPTIONS]
+        expect(f"reports the engine's edges to {', '.join(want) or 'nothing'} left unmarked (exit 1)",
+               not want or (rc == 1 and all(any(f"{ENGINE} -> {b} is an engine -> feature edge" in l for l in out) for b in want)))
 
         # CONTRIBUTING disagreeing with the map
         cpath = os.path.join(tmp, "CONTRIBUTING.md")
