@@ -72,10 +72,16 @@ enum ModelProperties {
     #if compiler(>=6.3) || !canImport(Darwin)
     return .mirror
     #else
+    return swift62ApplePath
+    #endif
+  }
+
+  /// The path of a library that Swift 6.2 built for an Apple OS. Compiled by every build,
+  /// so that the toolchains that do not take it still type-check it.
+  static var swift62ApplePath: ModelFieldPath {
     if MainActorNow.simulatesOSBefore26 { return .registration }
     if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) { return .mirror }
     return .registration
-    #endif
   }
 
   /// Whether the wrappers register their properties with their model. Always in a debug

@@ -219,6 +219,9 @@ struct PropertyModelPathTests {
       #expect(ModelProperties.path == forced)
     } else {
       #expect(ModelProperties.path == ModelProperties.defaultPath)
+      if MainActorNow.simulatesOSBefore26 {
+        #expect(ModelProperties.swift62ApplePath == .registration, "a Swift 6.2 build for an Apple OS registers on the simulated path")
+      }
       #if compiler(>=6.3) || !canImport(Darwin)
       #expect(ModelProperties.path == .mirror, "Swift 6.3 builds, and other runtimes than Apple's, use Mirror")
       #endif
