@@ -213,10 +213,21 @@ final class ModelRegistry: @unchecked Sendable {
   /// A property a wrapper registered.
   struct Field {
     let keyPath: AnyKeyPath
-    /// Its declared name, or `"#n"`, its place in the order of first access, where none
-    /// can be known (see ``ModelProperties/declaredName(of:)``).
-    let name: String
+    /// Its place in the order of first access, from 1.
+    let place: Int
+    /// Its name, worked out when a subscription first needs it (a debug build registers
+    /// every wrapper, whichever path it takes): see `name()`.
+    var cachedName: String?
     weak var property: (any ModelProperty)?
+
+    /// Its declared name, or `"#n"`, its place, where none can be known (see
+    /// ``ModelProperties/declaredName(of:)``).
+    mutating func name() -> String {
+      if let cachedName { return cachedName }
+      let name = ModelProperties.declaredName(of: keyPath) ?? "#\(place)"
+      cachedName = name
+      return name
+    }
   }
 
   /// One model's properties and subscriptions.
@@ -303,15 +314,17 @@ final class ModelRegistry: @unchecked Sendable {
       // Checked again here: two threads may have found it unregistered.
       guard !property.isRegisteredWithModel else { return }
       let entry = entryLocked(&models, model, dropping: &dropped)
-      if let index = entry.fields.firstIndex(where: { $0.keyPath == keyPath }) {
+      let index: Int
+      if let known = entry.fields.firstIndex(where: { $0.keyPath == keyPath }) {
         // Another property now stands in the same storage (`_score` was replaced).
-        let name = entry.fields[index].name
-        entry.fields[index] = Field(keyPath: keyPath, name: name, property: property)
-        join(entry.subscriptions, property, name)
+        index = known
+        entry.fields[index].property = property
       } else {
-        let name = ModelProperties.declaredName(of: keyPath) ?? "#\(entry.fields.count + 1)"
-        entry.fields.append(Field(keyPath: keyPath, name: name, property: property))
-        join(entry.subscriptions, property, name)
+        index = entry.fields.count
+        entry.fields.append(Field(keyPath: keyPath, place: index + 1, property: property))
+      }
+      if entry.subscriptions.contains(where: { !$0.disposed }) {
+        join(entry.subscriptions, property, entry.fields[index].name())
       }
       // Last, so that an access racing with this one waits for the lock and finds the
       // subscriptions joined before its set.
@@ -336,9 +349,10 @@ final class ModelRegistry: @unchecked Sendable {
     lock.withLock { models in
       let entry = entryLocked(&models, model, dropping: &dropped)
       entry.subscriptions.append(subscription)
-      for field in entry.fields {
-        guard let property = field.property else { continue }
-        subscription.parts.append(property.observeSets { [name = field.name] in handler(name) })
+      for index in entry.fields.indices {
+        guard let property = entry.fields[index].property else { continue }
+        let name = entry.fields[index].name()
+        subscription.parts.append(property.observeSets { handler(name) })
       }
     }
     return subscription
@@ -348,7 +362,9 @@ final class ModelRegistry: @unchecked Sendable {
   func properties(of model: AnyObject) -> [(name: String, property: any ModelProperty)] {
     lock.withLock { models in
       guard let entry = models[ObjectIdentifier(model)], entry.model === model else { return [] }
-      return entry.fields.compactMap { field in field.property.map { (field.name, $0) } }
+      return entry.fields.indices.compactMap { index in
+        entry.fields[index].property.map { (entry.fields[index].name(), $0) }
+      }
     }
   }
 }
