@@ -122,6 +122,10 @@ public final class Property<T>: PropertySource {
   }
 
   /// The property itself: `$score` is the `Property` behind `@Property var score`.
+  ///
+  /// In a class, `model.$score` goes through the enclosing-instance subscript's `projected:`
+  /// form, which returns this same object (the storage `_score`); declaring this member is
+  /// what gives the wrapper a projection.
   @inlinable public var projectedValue: Property<T> { self }
 
   /// The wrapped property of a class: reading it reads ``value`` (reported to Swift
