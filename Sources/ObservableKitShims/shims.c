@@ -151,3 +151,7 @@ bool okit_simulate_os_before_26_requested(void) {
   const char *value = getenv("OBSERVABLEKIT_SIMULATE_OS_BEFORE_26");
   return value != NULL && strcmp(value, "1") == 0;
 }
+bool okit_model_fields_requested(const char *requested) {
+  const char *value = getenv("OBSERVABLEKIT_MODEL_FIELDS");
+  return value != NULL && strcmp(value, requested) == 0;
+}

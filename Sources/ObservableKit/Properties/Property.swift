@@ -52,6 +52,11 @@ public final class Property<T>: PropertySource {
   @usableFromInline let storage: ObserverStorage<PropertyUpdate<T>, PropertyState<T>>
   /// Whether reads and sets are reported to Swift Observation.
   @usableFromInline let tracksObservation: Bool
+  /// Whether the property is registered with the model whose wrapper stores it, for the
+  /// registration path of `PropertyModel.propertyChanges` (see `ModelRegistry`). Guarded
+  /// by the storage's lock; declared after `tracksObservation`, it fills that field's
+  /// padding and makes a property no larger.
+  private var modelRegistered = false
   /// The store every set writes through to, for a persisted property; nil otherwise.
   @usableFromInline let persistence: PropertyPersistence<T>?
 
@@ -117,6 +122,10 @@ public final class Property<T>: PropertySource {
   }
 
   /// The property itself: `$score` is the `Property` behind `@Property var score`.
+  ///
+  /// In a class, `model.$score` goes through the enclosing-instance subscript's `projected:`
+  /// form, which returns this same object (the storage `_score`); declaring this member is
+  /// what gives the wrapper a projection.
   @inlinable public var projectedValue: Property<T> { self }
 
   /// The wrapped property of a class: reading it reads ``value`` (reported to Swift
@@ -125,6 +134,9 @@ public final class Property<T>: PropertySource {
   ///
   /// `model.score += 1` is a read followed by a set, like any computed property; to change
   /// the value atomically use `model.$score.modify { $0 += 1 }`.
+  ///
+  /// Where ``PropertyModel/propertyChanges`` finds properties by registration, the first
+  /// access registers the property with `model` (see ``PropertyModel``).
   @inlinable
   public static subscript<Model: AnyObject>(
     _enclosingInstance model: Model,
@@ -134,8 +146,50 @@ public final class Property<T>: PropertySource {
     // The storage (`_name`) is a `var`, so the compiler retains the property around each
     // access. A read runs no user code, so nothing can replace `_name` during it: it borrows.
     // A set runs handlers, which may replace `_name`, so it keeps the retain.
-    get { Unmanaged.passUnretained(model[keyPath: storageKeyPath])._withUnsafeGuaranteedRef { $0.value } }
-    set { model[keyPath: storageKeyPath].value = newValue }
+    get {
+      Unmanaged.passUnretained(model[keyPath: storageKeyPath])._withUnsafeGuaranteedRef { property in
+        if ModelProperties.wrappersRegister { property.registerWithModel(model, storageKeyPath) }
+        return property.value
+      }
+    }
+    set {
+      let property = model[keyPath: storageKeyPath]
+      if ModelProperties.wrappersRegister { property.registerWithModel(model, storageKeyPath) }
+      property.value = newValue
+    }
+  }
+
+  /// The projection of a class's wrapped property: `model.$score` is the property itself,
+  /// the same object on every read (the storage `_score`).
+  ///
+  /// Where ``PropertyModel/propertyChanges`` finds properties by registration, the first
+  /// access registers the property with `model`, as the wrapped property's does, so that a
+  /// change made through the projection (`model.$score.value = 5`) is heard too.
+  @inlinable
+  public static subscript<Model: AnyObject>(
+    _enclosingInstance model: Model,
+    projected projectedKeyPath: KeyPath<Model, Property<T>>,
+    storage storageKeyPath: ReferenceWritableKeyPath<Model, Property<T>>
+  ) -> Property<T> {
+    let property = model[keyPath: storageKeyPath]
+    if ModelProperties.wrappersRegister { property.registerWithModel(model, storageKeyPath) }
+    return property
+  }
+
+  /// Registers this property, the storage of `model` that `keyPath` names, with the model
+  /// once (``ModelRegistry``). Out of line: the accessors pay a call only where the wrappers
+  /// register, and a registered property one uncontended lock.
+  @usableFromInline @inline(never)
+  func registerWithModel(_ model: AnyObject, _ keyPath: AnyKeyPath) {
+    guard !isRegisteredWithModel else { return }
+    ModelRegistry.shared.register(self, of: model, at: keyPath)
+  }
+
+  /// Whether ``registerWithModel(_:_:)`` has registered the property; set by the registry
+  /// only, holding its lock.
+  var isRegisteredWithModel: Bool {
+    get { storage.withLock { _ in modelRegistered } }
+    set { storage.withLock { _ in modelRegistered = newValue } }
   }
 
   // MARK: - Value and observation

@@ -308,6 +308,10 @@ bool okit_runs_on_main_queue(void);
 /// environment on every call: the Swift side reads it once and keeps the answer.
 bool okit_simulate_os_before_26_requested(void);
 
+/// Whether the environment variable OBSERVABLEKIT_MODEL_FIELDS is `value` (how
+/// `PropertyModel.propertyChanges` finds a model's properties, forced in debug builds).
+bool okit_model_fields_requested(const char *value);
+
 #pragma clang assume_nonnull end
 
 #endif
