@@ -79,7 +79,10 @@ enum ModelProperties {
   /// The path of a library that Swift 6.2 built for an Apple OS. Compiled by every build,
   /// so that the toolchains that do not take it still type-check it.
   static var swift62ApplePath: ModelFieldPath {
-    if MainActorNow.simulatesOSBefore26 { return .registration }
+    // The simulated path before the 26 releases stands for the oldest runtimes, which crash.
+    #if DEBUG
+    if okit_simulate_os_before_26_requested() { return .registration }
+    #endif
     if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) { return .mirror }
     return .registration
   }
@@ -244,10 +247,13 @@ final class ModelRegistry: @unchecked Sendable {
   /// A registration-path subscription of `propertyChanges`: its handler and its
   /// subscriptions on the properties. Its fields are guarded by the registry's lock.
   final class Subscription: Disposable, @unchecked Sendable {
-    // `@unchecked Sendable`: `parts` and `disposed` are only touched holding the registry's
-    // lock. `handler` is a plain closure: it is called only by the handlers of the model's
-    // properties, in the model's isolation domain, where the subscription was made (the
-    // model and its properties are not `Sendable`).
+    // `@unchecked Sendable`: `parts` and `disposed` are guarded by the registry's lock.
+    // `handler` is the user's plain closure, kept as the engine keeps a confined handler
+    // (`InlineSubscription` holds its storage the same way): it is called only from the
+    // handlers of the model's own properties, which run in the model's isolation domain,
+    // the one that read `propertyChanges` (a `Property` and its model are not `Sendable`, so
+    // the compiler keeps both there). What crosses threads is only the token's `dispose()`,
+    // which never calls `handler`, and releases it after the lock.
     let handler: (String) -> Void
     var parts: [any Disposable] = []
     var disposed = false
