@@ -39,7 +39,7 @@ struct OperatorTests {
   /// is with the last value received; they differ for a comparison that is not transitive.
   @Test("removeDuplicates(by:) compares with the last value delivered, on both families")
   func removeDuplicatesComparesWithTheLastDelivered() {
-    let near: (Int, Int) -> Bool = { abs($0 - $1) < 2 }
+    let near: @Sendable (Int, Int) -> Bool = { abs($0 - $1) < 2 }
     let event = ObservableEvent<Int>()
     let shared = SharedEvent<Int>()
     let confinedLog = ValueLog<Int>()
