@@ -48,7 +48,11 @@ extension SharedEvent {
   ///     iterated more than once (an `AsyncStream` can not: its second iteration ends at
   ///     once, and so does the event).
   ///   - replay: How many of the last elements each new observer hears first; see
-  ///     ``init(replay:)``. The replay outlives a stop, and is emptied at the end.
+  ///     ``init(replay:)``. The replay is emptied at the end.
+  ///   - scope: ``ReplayScope/forever`` (the default): the replay outlives a stop; or
+  ///     ``ReplayScope/whileObserved``: it is emptied when the last observer ends, and an
+  ///     element that comes while nobody observes (`start: .immediately`, `stop: .never`) is
+  ///     not kept. See ``ObservableEvent/init(replay:scope:)``.
   ///   - start: ``SharedEventStart/onFirstObserver`` (the default) or
   ///     ``SharedEventStart/immediately``.
   ///   - stop: ``SharedEventStop/afterLastObserver`` (the default) or
@@ -59,31 +63,33 @@ extension SharedEvent {
   /// subscription ends (releasing its handler and operator chain), the ``onFinish(_:)``
   /// handlers hear how it ended, and nothing is delivered any more, not even to an observer
   /// that registers later (its `observe` returns a disposed subscription). A thrown error is
-  /// reported as ``SharedEventEnd/failed(_:)``; use ``init(_:replay:start:stop:onError:)``
+  /// reported as ``SharedEventEnd/failed(_:)``; use ``init(_:replay:scope:start:stop:onError:)``
   /// to handle it where the event is made. The end of an iteration that was stopped because
   /// the last observer went is not the sequence's end, and does not end the event.
   public convenience init<Sequence: AsyncSequence & Sendable>(
     _ sequence: Sequence,
     replay: Int = 0,
+    scope: ReplayScope = .forever,
     start: SharedEventStart = .onFirstObserver,
     stop: SharedEventStop = .afterLastObserver
   ) where Sequence.Element == T {
-    self.init(replay: replay, source: AsyncEventSource(sequence, start: start, stop: stop, onError: nil))
+    self.init(replay: replay, scope: scope, source: AsyncEventSource(sequence, start: start, stop: stop, onError: nil))
   }
 
   /// Creates an event that delivers the elements of a throwing `sequence`, and calls
-  /// `onError` with the error that ends it; see ``init(_:replay:start:stop:)``.
+  /// `onError` with the error that ends it; see ``init(_:replay:scope:start:stop:)``.
   ///
   /// `onError` runs on the iterating task, before the event's ``onFinish(_:)`` handlers hear
   /// ``SharedEventEnd/failed(_:)``.
   public convenience init<Sequence: AsyncSequence & Sendable>(
     _ sequence: Sequence,
     replay: Int = 0,
+    scope: ReplayScope = .forever,
     start: SharedEventStart = .onFirstObserver,
     stop: SharedEventStop = .afterLastObserver,
     onError: @escaping @Sendable (any Error) -> Void
   ) where Sequence.Element == T {
-    self.init(replay: replay, source: AsyncEventSource(sequence, start: start, stop: stop, onError: onError))
+    self.init(replay: replay, scope: scope, source: AsyncEventSource(sequence, start: start, stop: stop, onError: onError))
   }
 
   /// Whether the async sequence this event delivers has ended; always false for an event
