@@ -48,7 +48,11 @@ extension SharedEvent {
   ///     iterated more than once (an `AsyncStream` can not: its second iteration ends at
   ///     once, and so does the event).
   ///   - replay: How many of the last elements each new observer hears first; see
-  ///     ``init(replay:)``. The replay outlives a stop, and is emptied at the end.
+  ///     ``init(replay:)``. The replay is emptied at the end.
+  ///   - scope: ``ReplayScope/forever`` (the default): the replay outlives a stop; or
+  ///     ``ReplayScope/whileObserved``: it is emptied when the last observer ends, and an
+  ///     element that comes while nobody observes (`start: .immediately`, `stop: .never`) is
+  ///     not kept. See ``ObservableEvent/init(replay:scope:)``.
   ///   - start: ``SharedEventStart/onFirstObserver`` (the default) or
   ///     ``SharedEventStart/immediately``.
   ///   - stop: ``SharedEventStop/afterLastObserver`` (the default) or
@@ -59,31 +63,33 @@ extension SharedEvent {
   /// subscription ends (releasing its handler and operator chain), the ``onFinish(_:)``
   /// handlers hear how it ended, and nothing is delivered any more, not even to an observer
   /// that registers later (its `observe` returns a disposed subscription). A thrown error is
-  /// reported as ``SharedEventEnd/failed(_:)``; use ``init(_:replay:start:stop:onError:)``
+  /// reported as ``SharedEventEnd/failed(_:)``; use ``init(_:replay:scope:start:stop:onError:)``
   /// to handle it where the event is made. The end of an iteration that was stopped because
   /// the last observer went is not the sequence's end, and does not end the event.
   public convenience init<Sequence: AsyncSequence & Sendable>(
     _ sequence: Sequence,
     replay: Int = 0,
+    scope: ReplayScope = .forever,
     start: SharedEventStart = .onFirstObserver,
     stop: SharedEventStop = .afterLastObserver
   ) where Sequence.Element == T {
-    self.init(replay: replay, source: AsyncEventSource(sequence, start: start, stop: stop, onError: nil))
+    self.init(replay: replay, scope: scope, source: AsyncEventSource(sequence, start: start, stop: stop, onError: nil))
   }
 
   /// Creates an event that delivers the elements of a throwing `sequence`, and calls
-  /// `onError` with the error that ends it; see ``init(_:replay:start:stop:)``.
+  /// `onError` with the error that ends it; see ``init(_:replay:scope:start:stop:)``.
   ///
   /// `onError` runs on the iterating task, before the event's ``onFinish(_:)`` handlers hear
   /// ``SharedEventEnd/failed(_:)``.
   public convenience init<Sequence: AsyncSequence & Sendable>(
     _ sequence: Sequence,
     replay: Int = 0,
+    scope: ReplayScope = .forever,
     start: SharedEventStart = .onFirstObserver,
     stop: SharedEventStop = .afterLastObserver,
     onError: @escaping @Sendable (any Error) -> Void
   ) where Sequence.Element == T {
-    self.init(replay: replay, source: AsyncEventSource(sequence, start: start, stop: stop, onError: onError))
+    self.init(replay: replay, scope: scope, source: AsyncEventSource(sequence, start: start, stop: stop, onError: onError))
   }
 
   /// Whether the async sequence this event delivers has ended; always false for an event
@@ -124,6 +130,12 @@ extension SharedEvent {
 /// - A subscription is made before it is counted, and, if the count finds the event ended,
 ///   it is ended again: the end removes every subscription after recording itself, so none
 ///   made around the end survives it.
+/// - An owner-bound subscription (one made inside `OwnerBinding.bind`, directly or through
+///   an operator chain) is listed in `watched`, weakly, with its owners. While the iteration
+///   runs and the list is not empty, one sweeper task checks the owners every
+///   ``sweepInterval`` and disposes the subscriptions whose owner has gone, which uncounts
+///   them and may stop the iteration. The sweeper is cancelled when the iteration stops or
+///   ends, and ends by itself once the list is empty.
 @usableFromInline
 final class AsyncEventSource<T: Sendable>: Sendable {
   private struct State {
@@ -134,7 +146,29 @@ final class AsyncEventSource<T: Sendable>: Sendable {
     /// A stopped iteration's task, which the next one waits for.
     var stopped: Task<Void, Never>?
     var end: SharedEventEnd?
+    /// The owner-bound subscriptions, for the sweeper; held weakly (a subscription holds the
+    /// source: a strong list would keep both alive).
+    var watched: [WatchedSubscription] = []
+    /// The task sweeping `watched`, while the iteration runs and the list is not empty.
+    var sweeper: Task<Void, Never>?
   }
+
+  struct WatchedSubscription {
+    weak var subscription: SourceSubscription<T>?
+  }
+
+  /// How often the sweeper checks the owners: a dead owner's subscription ends, and the
+  /// iteration it alone kept running stops, within this interval and the time to cancel.
+  ///
+  /// Why a periodic sweep, and its cost: nothing announces an object's death (the library
+  /// keeps no record of owners, see `OwnerLifetime`), and a quiet feed brings no value that
+  /// would find the owner gone. So the check must come from a clock, and only while work
+  /// runs: one task per event, alive only while its iteration runs with at least one
+  /// owner-bound subscription. Each wake takes the source's lock once, copies the list and
+  /// loads one weak reference per owner: microseconds, four times a second, beside a feed
+  /// (a socket, a sensor) that costs far more; an event with no owner-bound subscription,
+  /// or whose feed is stopped, pays nothing.
+  static var sweepInterval: UInt64 { 250_000_000 }
 
   private let state = Locked(State())
   private let start: SharedEventStart
@@ -177,6 +211,7 @@ final class AsyncEventSource<T: Sendable>: Sendable {
     let (current, stopped) = state.withLock { ($0.current, $0.stopped) }
     current?.cancel()
     stopped?.cancel()
+    state.withLock { $0.sweeper }?.cancel()
   }
 
   /// Called once by the event's initializer, which hands itself over.
@@ -196,19 +231,60 @@ final class AsyncEventSource<T: Sendable>: Sendable {
   @usableFromInline
   func observe(_ register: () -> any Disposable) -> any Disposable {
     if end != nil { return Self.endedSubscription() }
+    // The owners of an owner-bound subscription being made on this thread, if this is one.
+    let owners = OwnerBindingFrame.currentOwners
     let token = register()
+    let subscription = SourceSubscription(token, source: self, owners: owners)
     schedulePoint("source: registered; counting the observer")
     let isEnded = state.withLock { state -> Bool in
       if state.end != nil { return true }
       state.observers += 1
       if state.observers == 1, state.current == nil { _ = startLocked(&state) }
+      if !owners.isEmpty {
+        state.watched.append(WatchedSubscription(subscription: subscription))
+        startSweeperLocked(&state)
+      }
       return false
     }
     if isEnded {
-      token.dispose()
+      subscription.endUncounted()
       return token
     }
-    return SourceSubscription(token, source: self)
+    return subscription
+  }
+
+  /// Starts the sweeper if the iteration runs, owner-bound subscriptions are listed, and
+  /// none runs; call with the lock held. Makes a task, which runs no user code here.
+  private func startSweeperLocked(_ state: inout State) {
+    guard state.sweeper == nil, state.current != nil, !state.watched.isEmpty else { return }
+    state.sweeper = Task { [weak self] in
+      while !Task.isCancelled {
+        try? await Task.sleep(nanoseconds: Self.sweepInterval)
+        // Held only for one sweep: the sweeper must not keep an event nobody keeps.
+        guard !Task.isCancelled, let source = self, source.sweepDeadOwners() else { return }
+      }
+    }
+  }
+
+  /// Disposes the listed subscriptions whose owner has gone; returns false, having cleared
+  /// the sweeper, once nothing is left to sweep (the iteration stopped, or no owner-bound
+  /// subscription remains). The owners are loaded outside the lock: a load may return the
+  /// last reference to one, and a disposal takes the event's lock and may stop the iteration.
+  private func sweepDeadOwners() -> Bool {
+    let listed = state.withLock { state -> [SourceSubscription<T>]? in
+      state.watched.removeAll { $0.subscription == nil }
+      guard state.current != nil, !state.watched.isEmpty else {
+        state.sweeper = nil
+        return nil
+      }
+      return state.watched.compactMap(\.subscription)
+    }
+    guard let listed else { return false }
+    schedulePoint("source: sweeping the owners outside the lock")
+    for subscription in listed where subscription.hasDeadOwner {
+      subscription.dispose()
+    }
+    return true
   }
 
   private static func endedSubscription() -> any Disposable {
@@ -228,19 +304,25 @@ final class AsyncEventSource<T: Sendable>: Sendable {
     return task
   }
 
-  /// One observer went; the last one stops the iteration if the event stops then.
-  func observerLeft() {
-    let cancelled = state.withLock { state -> Task<Void, Never>? in
+  /// One observer went; the last one stops the iteration if the event stops then, and the
+  /// sweeper with it.
+  func observerLeft(_ subscription: SourceSubscription<T>) {
+    let cancelled = state.withLock { state -> (Task<Void, Never>, Task<Void, Never>?)? in
       state.observers -= 1
+      if subscription.isOwnerBound {
+        state.watched.removeAll { $0.subscription == nil || $0.subscription === subscription }
+      }
       guard state.observers == 0, stop == .afterLastObserver, let current = state.current else { return nil }
       state.current = nil
       state.stopped = current
       state.generation += 1
-      return current
+      defer { state.sweeper = nil }
+      return (current, state.sweeper)
     }
     guard let cancelled else { return }
     schedulePoint("source: the iteration stopped; cancelling its task outside the lock")
-    cancelled.cancel()
+    cancelled.0.cancel()
+    cancelled.1?.cancel()
   }
 
   /// The event, while iteration `generation` is the current one.
@@ -252,12 +334,15 @@ final class AsyncEventSource<T: Sendable>: Sendable {
 
   /// Iteration `generation` returned (the sequence ended, threw, or the task was cancelled).
   func iterationEnded(_ generation: UInt64, failure: (any Error)?) {
-    let event = state.withLock { state -> SharedEvent<T>? in
-      guard state.generation == generation, state.current != nil, state.end == nil else { return nil }
+    let (event, sweeper) = state.withLock { state -> (SharedEvent<T>?, Task<Void, Never>?) in
+      guard state.generation == generation, state.current != nil, state.end == nil else { return (nil, nil) }
       state.end = failure.map(SharedEventEnd.failed) ?? .finished
       state.current = nil
-      return state.event
+      state.watched = []
+      defer { state.sweeper = nil }
+      return (state.event, state.sweeper)
     }
+    sweeper?.cancel()
     guard let event else { return }
     schedulePoint("source: the end recorded; ending the subscriptions outside the lock")
     if let failure { onError?(failure) }
@@ -282,20 +367,37 @@ extension ObservableEvent {
 final class SourceSubscription<T: Sendable>: Disposable {
   private let token: any Disposable
   private let source: AsyncEventSource<T>
+  /// The owners it was bound to, if it is owner-bound (see `OwnerBindingFrame`).
+  private let owners: [WeakReference]
   private let counted = Locked(true)
 
-  init(_ token: any Disposable, source: AsyncEventSource<T>) {
+  init(_ token: any Disposable, source: AsyncEventSource<T>, owners: [WeakReference]) {
     self.token = token
     self.source = source
+    self.owners = owners
   }
+
+  var isOwnerBound: Bool { !owners.isEmpty }
+
+  /// Whether one of its owners has gone. Load outside the source's lock.
+  var hasDeadOwner: Bool { owners.contains { $0.object == nil } }
 
   func dispose() {
     token.dispose()
-    let wasCounted = counted.withLock { counted in
+    if takeCount() { source.observerLeft(self) }
+  }
+
+  /// Ends a subscription that was never counted (the event had ended).
+  func endUncounted() {
+    _ = takeCount()
+    token.dispose()
+  }
+
+  private func takeCount() -> Bool {
+    counted.withLock { counted in
       defer { counted = false }
       return counted
     }
-    if wasCounted { source.observerLeft() }
   }
 
   var isDisposed: Bool { token.isDisposed }

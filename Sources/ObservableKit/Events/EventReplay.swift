@@ -1,6 +1,6 @@
 /// The replay of an event made with `replay: n` (``ObservableEvent/init(replay:)``,
-/// ``SharedEvent/init(replay:)``): the last `n` values, and the subscription that hands them
-/// to a new observer before any live value.
+/// ``SharedEvent/init(replay:)``, and their `scope:` forms): the last `n` values, and the
+/// subscription that hands them to a new observer before any live value.
 ///
 /// Invariants:
 /// - The ring is touched only under the lock of the event's storage: a notification records
@@ -10,26 +10,50 @@
 /// - A live value that reaches the observer while its replay is still being delivered (a
 ///   notification from another thread, in the shared family) is held by the observer's
 ///   gate, and delivered by the replaying thread right after the replay, in order.
+/// How long the values of an event made with `replay:` are kept.
+///
+/// ```swift
+/// let screenState = ObservableEvent<State>(replay: 1, scope: .whileObserved)
+/// ```
+public enum ReplayScope: Sendable {
+  /// For the event's life (the default): a new observer hears the last values even if
+  /// nobody observed the event since they were notified.
+  case forever
+  /// While the event has an observer: when the last subscription ends (disposed, by its
+  /// bag, or found with its owner gone), the values are released, and a value notified
+  /// while nobody observes is not kept. RxSwift's `share(replay:)` default.
+  case whileObserved
+}
+
 @usableFromInline
 final class EventReplay<Value> {
   @usableFromInline let capacity: Int
+  /// Whether values are kept while nobody observes (``ReplayScope/forever``).
+  @usableFromInline let keepsUnobserved: Bool
   // Guarded by the storage lock of the event that owns this replay: `record` and `contents`
   // are only called inside that storage's `withLock`.
   @usableFromInline var ring: ContiguousArray<Value>
   @usableFromInline var oldest: Int
+  /// The live subscriptions of a `.whileObserved` replay, guarded by the storage lock:
+  /// counted in the critical section that adds one, uncounted when its `ReplayMember`
+  /// hears of its end. Always 0 for a `.forever` replay, which keeps no members.
+  @usableFromInline var members = 0
 
   @usableFromInline
-  init(capacity: Int) {
+  init(capacity: Int, scope: ReplayScope = .forever) {
     self.capacity = capacity
+    keepsUnobserved = scope == .forever
     ring = []
     oldest = 0
     ring.reserveCapacity(Swift.min(capacity, 64))
   }
 
-  /// Stores `value`; returns the value it evicted, for the caller to release after the lock.
-  /// Call with the storage lock held.
+  /// Stores `value`, unless nobody observes a `.whileObserved` event; returns the value it
+  /// evicted, for the caller to release after the lock. Call with the storage lock held.
   @inlinable
   func record(_ value: Value) -> Value? {
+    // Dropped whole, not stored: a value notified while nobody observes is not kept.
+    if !keepsUnobserved, members == 0 { return value }
     if ring.count < capacity {
       ring.append(value)
       return nil
@@ -79,10 +103,11 @@ final class EventReplay<Value> {
     let gate = ReplayGate<Value>()
     // The epoch is read with the subscription: a removal after it (a dispose, the source's
     // end) advances it.
-    let (id, (backlog, epoch)) = storage.add(
+    let (id, (backlog, epoch, _)) = storage.add(
       { _ in { value in if gate.admit(value) { handler(value) } } },
-      reading: { _, _ in (contents(), storage.epoch) }
+      reading: { _, _ in (contents(), storage.epoch, join()) }
     )
+    listen(to: id, on: storage)
     replay(backlog, since: epoch, to: id, on: storage, through: gate, handler)
     return id
   }
@@ -96,18 +121,56 @@ final class EventReplay<Value> {
     _ handler: @escaping (Owner, Value) -> Void
   ) -> UInt64 {
     let gate = ReplayGate<Value>()
-    let (id, (backlog, epoch)) = storage.addOwnerBound(
+    let (id, (backlog, epoch, _)) = storage.addOwnerBound(
       { id in
         let bound = OwnerBoundHandler(owner: owner, storage: storage, id: id) { owner, value in
           if gate.admit(value) { handler(owner, value) }
         }
         return ({ bound.call($0) }, bound)
       },
-      reading: { _, _ in (contents(), storage.epoch) }
+      reading: { _, _ in (contents(), storage.epoch, join()) }
     )
+    listen(to: id, on: storage)
     // The caller holds `owner` for the whole replay.
     replay(backlog, since: epoch, to: id, on: storage, through: gate) { handler(owner, $0) }
     return id
+  }
+
+  /// Counts a new subscription of a `.whileObserved` replay; call in the critical section
+  /// that adds it (beside the ring's read in `reading:`). Returns whether it counted.
+  @inlinable
+  func join() -> Bool {
+    guard !keepsUnobserved else { return false }
+    members += 1
+    return true
+  }
+
+  /// Keeps a `ReplayMember` beside the subscription `id` of a `.whileObserved` replay, among
+  /// the links that hear of their removal, so that every way it ends uncounts it: its token
+  /// (`dispose()`, a bag), the storage finding its owner gone (a count, a sweep, a value),
+  /// the source's end. Done right after the add, in a second hold of the lock: if the
+  /// subscription ended in between (only the source's end can), it is uncounted here.
+  @inlinable
+  func listen<State>(to id: UInt64, on storage: ObserverStorage<Value, State>) {
+    guard !keepsUnobserved else { return }
+    let member = ReplayMember(self, storage: storage)
+    let isLive = storage.withLock { header -> Bool in
+      guard header.bag.payload(of: id) != nil else { return false }
+      header.insertLink(member, for: id)
+      return true
+    }
+    if !isLive { member.left() }
+  }
+
+  /// One subscription of a `.whileObserved` replay ended; the last one empties the ring.
+  /// Called outside the lock, once per subscription (see `ReplayMember`).
+  func left<State>(on storage: ObserverStorage<Value, State>) {
+    let dropped = storage.withLock { _ -> ContiguousArray<Value> in
+      members -= 1
+      return members == 0 ? removeAll() : []
+    }
+    // Released after the lock: a value's deinit is user code.
+    withExtendedLifetime(dropped) {}
   }
 
   /// Hands `backlog` to the subscription `id`, then the live values its gate held meanwhile,
@@ -143,6 +206,37 @@ final class EventReplay<Value> {
       } while !pending.isEmpty
     }
   }
+}
+
+/// A subscription of a `.whileObserved` replay, as the storage's links that hear of their
+/// removal (``OwnerLinks/hearing``) hold it: it has no owner, so sweeps and counts never
+/// look at it. It hears of the subscription's end once: by its token (`removed()`, called
+/// by every `removeEntry`, whoever removed it), or by the storage's end (`storageEnded()`).
+@usableFromInline
+final class ReplayMember<Value, State>: OwnerLink {
+  @usableFromInline let replay: EventReplay<Value>
+  @usableFromInline let storage: ObserverStorage<Value, State>
+  // Written once, outside the storage lock, by the one call that hears the end: a link
+  // leaves the hearing bag under that lock, so only one removal returns it; `storageEnded`
+  // comes only from `removeAll`, which takes the links out of the bag first.
+  @usableFromInline var hasLeft = false
+
+  @inlinable
+  init(_ replay: EventReplay<Value>, storage: ObserverStorage<Value, State>) {
+    self.replay = replay
+    self.storage = storage
+    super.init()
+  }
+
+  @usableFromInline
+  func left() {
+    guard !hasLeft else { return }
+    hasLeft = true
+    replay.left(on: storage)
+  }
+
+  @usableFromInline override func removed() { left() }
+  @usableFromInline override func storageEnded() { left() }
 }
 
 /// What one replaying subscription holds back: the live values that reached it while its

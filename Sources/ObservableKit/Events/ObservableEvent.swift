@@ -69,6 +69,23 @@ public final class ObservableEvent<T>: EventSource {
     replay = count > 0 ? EventReplay(capacity: count) : nil
   }
 
+  /// Creates an event that replays its last `count` values to each new observer, keeping
+  /// them for as long as `scope` says.
+  ///
+  /// ```swift
+  /// let screenState = ObservableEvent<State>(replay: 1, scope: .whileObserved)
+  /// ```
+  ///
+  /// ``ReplayScope/forever`` is ``init(replay:)``. With ``ReplayScope/whileObserved``, the
+  /// values are released when the last subscription ends (disposed, by its bag, or, for an
+  /// owner-bound one, when the event learns that its owner has gone: at its next
+  /// notification or count), and a value notified while nobody observes is not kept: an
+  /// observer that comes back after everybody left hears only new values.
+  public init(replay count: Int, scope: ReplayScope) {
+    storage = ObserverStorage(state: ())
+    replay = count > 0 ? EventReplay(capacity: count, scope: scope) : nil
+  }
+
   deinit {
     storage.removeAll()
   }

@@ -1,3 +1,5 @@
+import ObservableKitShims
+
 /// Owner-bound observation (`observe(with: owner) { owner, value in … }`), written once for
 /// every form that registers through a source's public API: the owner is held weakly, so
 /// the subscription keeps it alive only while a call runs; each call gets it strongly; the
@@ -27,7 +29,10 @@ struct OwnerBinding<Owner: AnyObject>: Sendable {
     _ make: (OwnerBinding) -> any AnyObject & Disposable
   ) -> any Disposable {
     let binding = OwnerBinding(owner)
-    let subscription = make(binding)
+    // A source whose observer count starts and stops work (an event fed by an async
+    // sequence) reads the owner from this frame while `make` subscribes to it, and sweeps it
+    // while that work runs (see `OwnerBindingFrame`).
+    let subscription = OwnerBindingFrame.whileBinding(binding.reference) { make(binding) }
     OwnerLifetime.bind(subscription, to: binding.reference)
     return subscription
   }
@@ -51,5 +56,44 @@ struct OwnerBinding<Owner: AnyObject>: Sendable {
       return nil
     }
     return owner
+  }
+}
+
+/// The owners of the owner-bound subscriptions being made on this thread: a thread-local
+/// frame (a `PassFrame` marked with ``marker``, pointing at the owner) that
+/// ``OwnerBinding/bind(_:_:)`` pushes while it subscribes, so that a source the subscription
+/// reaches, directly or through an operator chain, learns the owner it serves without any
+/// record of the owner. Only a source whose observer count starts or stops work asks
+/// (`AsyncEventSource`): nothing announces an owner's death, so it checks the owners it
+/// learned while that work runs.
+///
+/// Only the frames on top of the thread's stack count, up to the first other frame: a
+/// handler run during the subscription (a replay) runs inside its source's pass frame, so a
+/// subscription that handler makes is not taken for one of the outer owner.
+enum OwnerBindingFrame {
+  private final class Marker: Sendable {}
+  private static let marker = Marker()
+
+  /// Runs `body` with `owner` as the innermost owner being bound on this thread. One
+  /// thread-local store and one restore per owner-bound subscription of the API route.
+  static func whileBinding<R>(_ owner: WeakReference, _ body: () -> R) -> R {
+    var owner = owner
+    return withUnsafeMutablePointer(to: &owner) { pointer in
+      PassFrame.withFrame(owner: ObjectIdentifier(marker), queue: UnsafeMutableRawPointer(pointer), body)
+    }
+  }
+
+  /// The owners being bound on this thread, innermost first; empty outside a binding.
+  static var currentOwners: [WeakReference] {
+    var owners: [WeakReference] = []
+    let id = ObjectIdentifier(marker)
+    var cursor = okit_current_frame()
+    while let raw = cursor {
+      let frame = raw.assumingMemoryBound(to: PassFrame.self)
+      guard frame.pointee.owner == id, let pointer = frame.pointee.queue else { break }
+      owners.append(pointer.assumingMemoryBound(to: WeakReference.self).pointee)
+      cursor = frame.pointee.previous
+    }
+    return owners
   }
 }

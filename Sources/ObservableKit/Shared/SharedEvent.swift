@@ -48,7 +48,7 @@ public final class SharedEvent<T: Sendable>: SharedEventSource, @unchecked Senda
   // `event`'s storage lock guards all of its state (its replay ring included), and every
   // handler this type registers on it is @Sendable (it only forwards to a Sendable delivery).
   @usableFromInline let event: ObservableEvent<T>
-  /// The iteration of the async sequence an event made with `init(_:replay:start:stop:)`
+  /// The iteration of the async sequence an event made with `init(_:replay:scope:start:stop:)`
   /// delivers; nil otherwise. Sendable: its state is under its own lock.
   @usableFromInline let source: AsyncEventSource<T>?
 
@@ -75,9 +75,20 @@ public final class SharedEvent<T: Sendable>: SharedEventSource, @unchecked Senda
     source = nil
   }
 
+  /// Creates an event that replays its last `count` values to each new observer, keeping
+  /// them for as long as `scope` says; see ``ObservableEvent/init(replay:scope:)``.
+  ///
+  /// ```swift
+  /// let quotes = SharedEvent<Quote>(replay: 1, scope: .whileObserved)
+  /// ```
+  public init(replay count: Int, scope: ReplayScope) {
+    event = ObservableEvent(replay: count, scope: scope)
+    source = nil
+  }
+
   /// The designated initializer of an event fed by an async sequence.
-  init(replay count: Int, source: AsyncEventSource<T>) {
-    event = ObservableEvent(replay: count)
+  init(replay count: Int, scope: ReplayScope, source: AsyncEventSource<T>) {
+    event = ObservableEvent(replay: count, scope: scope)
     self.source = source
     source.attach(to: self)
   }
