@@ -9,7 +9,7 @@ import ObservableKitShims
 /// binding makes while carrying a propagation is not made into a property this propagation
 /// has already reached (its origin, or a property set by a binding of it whose frame is still
 /// on this thread's stack), and a two-way binding takes part in one propagation once (see
-/// ``BindingCore/State/joined``). So an outside set reaches each property at most once, and
+/// `BindingCore.State.joined`). So an outside set reaches each property at most once, and
 /// no equal-valued ring is refused.
 ///
 /// Identity: a two-way binding names a propagation it starts by the set it heard (the

@@ -13,6 +13,11 @@ extension Property {
   /// - Both sides are held weakly: the binding ends when either goes away (at the other's
   ///   next set), and when the returned disposable is disposed, both ways, before
   ///   `dispose()` returns. Dropping the disposable does not end it.
+  /// - Cycles end: in a ring of bindings (`a↔b`, `b↔c`, `c↔a`, of any length, also through
+  ///   one-way binds), a set reaches each property at most once and the propagation stops
+  ///   where it started; the bind that closes a ring returns, its start carried round once.
+  ///   A mapped ring should compose to the identity, or one binding's sides end unequal.
+  /// - `a.bind(to: a)` is a no-op: the returned disposable is already disposed.
   ///
   /// The handlers of a side run where its sets run: synchronously on the setting thread, in
   /// this property's isolation domain. Bind only properties of one domain; to bind across
@@ -72,6 +77,13 @@ extension ReadOnlyProperty {
   ///
   /// `target` is held weakly: the binding ends when it goes away (at the next change) or
   /// when the returned disposable is disposed.
+  ///
+  /// A set it makes is not made into a property that the set it carries has already
+  /// reached, so a ring (`a.readOnly.bind(to: b)`, `b` to `c`, `c` to `a`) ends, each
+  /// property set at most once. A view of `target` itself (`target.readOnly`,
+  /// `target.map { … }`) bound into `target` would feed its own sets back: like
+  /// `target.bind(to: target)` it is a no-op, and the returned disposable is already
+  /// disposed.
   @discardableResult
   public func bind(to target: Property<Value>) -> any Disposable {
     OneWayBinding.start(target) { handler in observe(handler) }
@@ -80,7 +92,8 @@ extension ReadOnlyProperty {
 
 extension SharedReadOnlyProperty {
   /// Sets `target` to this property's value now and at every change, on the notifying
-  /// thread: a one-way binding. See ``ReadOnlyProperty/bind(to:)``.
+  /// thread: a one-way binding. See ``ReadOnlyProperty/bind(to:)``: rings end, and a view of
+  /// `target` bound into it is a no-op.
   @discardableResult
   public func bind(to target: SharedProperty<Value>) -> any Disposable {
     OneWayBinding.start(target.property) { handler in

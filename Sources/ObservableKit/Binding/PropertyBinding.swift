@@ -16,6 +16,9 @@
 /// - No loop: a side's value is propagated only if its version is newer than both the one
 ///   the binding wrote into it and the one it last propagated from it, so a lossy
 ///   `map`/`reverse` pair never bounces.
+/// - No cycle: a set it makes is named by the set it carries (``BindingPropagation``, a frame
+///   on the setting thread), is not made into a property that set has reached, and each
+///   binding carries a set once (`joined`): a ring of bindings stops where it started.
 ///
 /// Invariant where the lock is dropped (around each read of a side, the user's mapping, and
 /// each set): only the thread holding `busy` propagates (the one that let go of it with its
@@ -57,6 +60,9 @@ final class BindingCore: @unchecked Sendable {
     }
   }
 
+  /// Whether a change of `side` to `version`, heard as part of `propagation`, must be sent
+  /// across by this thread (true: it now propagates); not when this binding has taken part
+  /// in that propagation already, when it is not new, or when another thread propagates.
   @usableFromInline
   func changed(_ side: Side, version: UInt64, in propagation: BindingPropagation) -> Bool {
     state.withLock { state in
@@ -184,7 +190,7 @@ final class PropertyBinding<A, B> {
   /// so each read sees the last write. It lets the handler recognize the usual echo (its
   /// own set, delivered at once on the propagating thread) without the binding's lock; any
   /// other version, and an echo delivered otherwise, take the checks of
-  /// ``BindingCore/changed(_:version:)``, which recognize an echo by `written` as before.
+  /// ``BindingCore/changed(_:version:in:)``, which recognize an echo by `written` as before.
   @usableFromInline var leftEcho: UInt64 = 0
   @usableFromInline var rightEcho: UInt64 = 0
   /// The sides' storages, which name them in propagations (``BindingPropagation``): kept
