@@ -13,6 +13,11 @@ extension Property {
   /// - Both sides are held weakly: the binding ends when either goes away (at the other's
   ///   next set), and when the returned disposable is disposed, both ways, before
   ///   `dispose()` returns. Dropping the disposable does not end it.
+  /// - Cycles end: in a ring of bindings (`a↔b`, `b↔c`, `c↔a`, of any length, also through
+  ///   one-way binds), a set reaches each property at most once and the propagation stops
+  ///   where it started; the bind that closes a ring returns, its start carried round once.
+  ///   A mapped ring should compose to the identity, or one binding's sides end unequal.
+  /// - `a.bind(to: a)` is a no-op: the returned disposable is already disposed.
   ///
   /// The handlers of a side run where its sets run: synchronously on the setting thread, in
   /// this property's isolation domain. Bind only properties of one domain; to bind across
@@ -72,6 +77,13 @@ extension ReadOnlyProperty {
   ///
   /// `target` is held weakly: the binding ends when it goes away (at the next change) or
   /// when the returned disposable is disposed.
+  ///
+  /// A set it makes is not made into a property that the set it carries has already
+  /// reached, so a ring (`a.readOnly.bind(to: b)`, `b` to `c`, `c` to `a`) ends, each
+  /// property set at most once. A view of `target` itself (`target.readOnly`,
+  /// `target.map { … }`) bound into `target` would feed its own sets back: like
+  /// `target.bind(to: target)` it is a no-op, and the returned disposable is already
+  /// disposed.
   @discardableResult
   public func bind(to target: Property<Value>) -> any Disposable {
     OneWayBinding.start(target) { handler in observe(handler) }
@@ -80,7 +92,8 @@ extension ReadOnlyProperty {
 
 extension SharedReadOnlyProperty {
   /// Sets `target` to this property's value now and at every change, on the notifying
-  /// thread: a one-way binding. See ``ReadOnlyProperty/bind(to:)``.
+  /// thread: a one-way binding. See ``ReadOnlyProperty/bind(to:)``: rings end, and a view of
+  /// `target` bound into it is a no-op.
   @discardableResult
   public func bind(to target: SharedProperty<Value>) -> any Disposable {
     OneWayBinding.start(target.property) { handler in
@@ -92,17 +105,86 @@ extension SharedReadOnlyProperty {
 }
 
 /// A source's subscription that sets a property, holding it weakly.
+///
+/// It carries propagations as two-way bindings do (see ``BindingPropagation``): it does not
+/// set a target that the propagation it is carrying has reached, so a ring of one-way
+/// bindings ends, and a view of the target bound into it (`a.readOnly.bind(to: a)`,
+/// `a.map { … }.bind(to: a)`) never sets it: its source's pass is the target's own.
 enum OneWayBinding {
+  /// What a subscription's handler keeps. Its lock guards it: a shared source may deliver on
+  /// any thread (one thread at a time, but a replay left for another thread may run while
+  /// `start` still runs).
+  struct State {
+    /// The set whose propagation the handler last joined: the target and version of the
+    /// binding frame it found under the pass.
+    var joined: (ObjectIdentifier, UInt64)?
+    /// Whether `start` has returned.
+    var started = false
+    /// Whether the handler heard the target's own pass: the source is a view of the target.
+    var boundToItself = false
+  }
+
   static func start<Value>(
     _ target: Property<Value>, observe: (@escaping (Value) -> Void) -> any Disposable
   ) -> any Disposable {
     let slot = DisposableSlot()
-    let token = observe { [weak target] value in
-      guard let target else { return slot.dispose() }
-      target.value = value
+    let targetID = target.storage.objectID
+    let state = Locked(State())
+    let token = PassFrame.withFrame(owner: BindingFrame.startMarker, queue: nil) {
+      observe { [weak target] value in
+        guard let target else { return slot.dispose() }
+        let heard = BindingFrame.delivery()
+        if heard.storage == targetID {
+          // The source delivers from the target's own pass: it is a view of the target, and
+          // setting the target from it would feed its own sets back for ever.
+          state.withLock { if !$0.started { $0.boundToItself = true } }
+          return
+        }
+        let propagation: BindingPropagation
+        if let setBy = heard.setBy,
+          state.withLock({ state in
+            // The first time this handler hears the frame's set: later ones in the same
+            // pass are sets queued behind it, which start propagations of their own.
+            if let last = state.joined, last == (setBy.1, setBy.2) { return false }
+            state.joined = (setBy.1, setBy.2)
+            return true
+          })
+        {
+          propagation = setBy.0
+        } else {
+          propagation = .oneWay(from: heard.storage)
+        }
+        if BindingFrame.hasReached(targetID, in: propagation) { return }
+        set(value, of: target, targetID, in: propagation)
+      }
     }
     slot.fill(token)
+    if state.withLock({ $0.started = true; return $0.boundToItself }) {
+      // A defined no-op, as `a.bind(to: a)` is: nothing stays subscribed.
+      slot.dispose()
+    }
     return slot
+  }
+
+  /// `target.value = value`, made in `propagation`: a frame on this thread names the set,
+  /// and the version it gives the target, while it is made and delivered.
+  static func set<Value>(
+    _ value: Value, of target: Property<Value>, _ targetID: ObjectIdentifier, in propagation: BindingPropagation
+  ) {
+    precondition(
+      !PassFrame.isModifying(targetID),
+      "Property.modify: the closure must change its inout argument, not set the property itself"
+    )
+    BindingFrame.pushed(propagation, target: targetID) { frame in
+      let made = target.commit { state in
+        frame.pointee.version = state.version + 1
+        return state.replace(with: value)
+      }!
+      if let persistence = target.persistence { persistence.wrote(made.update) }
+      withExtendedLifetime(target) {
+        target.publish(made.update, from: made.snapshot, turnTaken: made.turnTaken)
+      }
+    }
   }
 }
 

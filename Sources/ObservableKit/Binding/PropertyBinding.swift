@@ -16,6 +16,9 @@
 /// - No loop: a side's value is propagated only if its version is newer than both the one
 ///   the binding wrote into it and the one it last propagated from it, so a lossy
 ///   `map`/`reverse` pair never bounces.
+/// - No cycle: a set it makes is named by the set it carries (``BindingPropagation``, a frame
+///   on the setting thread), is not made into a property that set has reached, and each
+///   binding carries a set once (`joined`): a ring of bindings stops where it started.
 ///
 /// Invariant where the lock is dropped (around each read of a side, the user's mapping, and
 /// each set): only the thread holding `busy` propagates (the one that let go of it with its
@@ -32,6 +35,11 @@ final class BindingCore: @unchecked Sendable {
     var busy = true
     var disposed = false
     var tokens: [any Disposable] = []
+    /// The propagation this binding last took part in (see ``BindingPropagation``): once
+    /// one of its sides has been set in a propagation, both sides have been reached in it
+    /// (it set the other, or found it reached), so a set of either side in the same
+    /// propagation is not sent across.
+    var joined: BindingPropagation?
   }
 
   @usableFromInline enum Side { case left, right }
@@ -52,10 +60,18 @@ final class BindingCore: @unchecked Sendable {
     }
   }
 
+  /// Whether a change of `side` to `version`, heard as part of `propagation`, must be sent
+  /// across by this thread (true: it now propagates); not when this binding has taken part
+  /// in that propagation already, when it is not new, or when another thread propagates.
   @usableFromInline
-  func changed(_ side: Side, version: UInt64) -> Bool {
+  func changed(_ side: Side, version: UInt64, in propagation: BindingPropagation) -> Bool {
     state.withLock { state in
       if state.disposed || version <= state.seen(side) { return false }
+      if state.joined == propagation {
+        // Reached by this propagation already, both sides: the set is not sent across.
+        state.setPropagated(side, version)
+        return false
+      }
       if state.busy {
         // Left for the propagating thread, which reads the side's current value.
         state.pending = side
@@ -64,6 +80,7 @@ final class BindingCore: @unchecked Sendable {
       // This thread propagates, starting with this very set.
       state.busy = true
       state.setPropagated(side, version)
+      state.joined = propagation
       return true
     }
   }
@@ -81,12 +98,15 @@ final class BindingCore: @unchecked Sendable {
     }
   }
 
-  /// Claims the propagation of `side` at `version`: false if it is not new, or disposed.
+  /// Claims the propagation of `side` at `version`, in `propagation`: false if it is not
+  /// new, or disposed, or this binding has taken part in that propagation.
   @usableFromInline
-  func claim(_ side: Side, version: UInt64) -> Bool {
+  func claim(_ side: Side, version: UInt64, in propagation: BindingPropagation) -> Bool {
     state.withLock { state in
       if state.disposed || version <= state.seen(side) { return false }
       state.setPropagated(side, version)
+      if state.joined == propagation { return false }
+      state.joined = propagation
       return true
     }
   }
@@ -170,14 +190,20 @@ final class PropertyBinding<A, B> {
   /// so each read sees the last write. It lets the handler recognize the usual echo (its
   /// own set, delivered at once on the propagating thread) without the binding's lock; any
   /// other version, and an echo delivered otherwise, take the checks of
-  /// ``BindingCore/changed(_:version:)``, which recognize an echo by `written` as before.
+  /// ``BindingCore/changed(_:version:in:)``, which recognize an echo by `written` as before.
   @usableFromInline var leftEcho: UInt64 = 0
   @usableFromInline var rightEcho: UInt64 = 0
+  /// The sides' storages, which name them in propagations (``BindingPropagation``): kept
+  /// here so that naming a side costs no load of its weak reference.
+  @usableFromInline let leftID: ObjectIdentifier
+  @usableFromInline let rightID: ObjectIdentifier
 
   @inlinable
   init(_ left: Property<A>, _ right: Property<B>, map: @escaping (A) -> B, reverse: @escaping (B) -> A) {
     self.left = left
     self.right = right
+    leftID = left.storage.objectID
+    rightID = right.storage.objectID
     self.map = map
     self.reverse = reverse
   }
@@ -210,19 +236,26 @@ final class PropertyBinding<A, B> {
   func heardLeft(_ update: PropertyUpdate<A>) {
     // The binding's own set, delivered on the propagating thread: ignored, lock-free.
     if update.version == leftEcho { return }
-    guard core.changed(.left, version: update.version) else { return }
+    let propagation = BindingFrame.propagation(of: leftID, version: update.version)
+      ?? BindingPropagation(origin: leftID, version: update.version)
+    guard core.changed(.left, version: update.version, in: propagation) else { return }
     guard let right else { return core.dispose() }
+    // A cycle of bindings has brought the set back round: the other side has it already.
+    if BindingFrame.hasReached(rightID, in: propagation) { return work() }
     // Usually the record of the set lets go of `busy`: nothing more to do here.
-    if send(map(update.value), to: right, .right) { work() }
+    if send(map(update.value), to: right, .right, in: propagation) { work() }
   }
 
   /// A set of the right side; see ``heardLeft(_:)``.
   @inlinable
   func heardRight(_ update: PropertyUpdate<B>) {
     if update.version == rightEcho { return }
-    guard core.changed(.right, version: update.version) else { return }
+    let propagation = BindingFrame.propagation(of: rightID, version: update.version)
+      ?? BindingPropagation(origin: rightID, version: update.version)
+    guard core.changed(.right, version: update.version, in: propagation) else { return }
     guard let left else { return core.dispose() }
-    if send(reverse(update.value), to: left, .left) { work() }
+    if BindingFrame.hasReached(leftID, in: propagation) { return work() }
+    if send(reverse(update.value), to: left, .left, in: propagation) { work() }
   }
 
   /// Sets `target` to `value`, recording the version the set gives it (or not setting it,
@@ -231,8 +264,23 @@ final class PropertyBinding<A, B> {
   /// `dispose()` disposes the two subscriptions after marking the binding disposed, and each
   /// takes its side's lock: a set that passed the check has landed before `dispose()`
   /// returns.
+  ///
+  /// The set and its delivery run with a frame on this thread that names it as a set of
+  /// `propagation` (``BindingFrame``), so the bindings of the target carry it on in the
+  /// same propagation.
   @inlinable
-  func send<Y>(_ value: Y, to target: Property<Y>, _ targetSide: BindingCore.Side) -> Bool {
+  func send<Y>(
+    _ value: Y, to target: Property<Y>, _ targetSide: BindingCore.Side, in propagation: BindingPropagation
+  ) -> Bool {
+    BindingFrame.pushed(propagation, target: targetSide == .left ? leftID : rightID) { frame in
+      send(value, to: target, targetSide, frame)
+    }
+  }
+
+  @inlinable
+  func send<Y>(
+    _ value: Y, to target: Property<Y>, _ targetSide: BindingCore.Side, _ frame: UnsafeMutablePointer<BindingFrame>
+  ) -> Bool {
     schedulePoint("binding: setting the other side")
     // Written only inside the change, which `commit` calls at most once, on this thread,
     // before it returns.
@@ -240,6 +288,7 @@ final class PropertyBinding<A, B> {
     let made = target.commit { state in
       guard let busy = core.wrote(targetSide, version: state.version + 1) else { return nil }
       stillBusy = busy
+      frame.pointee.version = state.version + 1
       return state.replace(with: value)
     }
     guard let made else { return stillBusy }
@@ -288,7 +337,11 @@ final class PropertyBinding<A, B> {
     _ transform: (X) -> Y
   ) -> Bool {
     let (value, version) = source.storage.withLock { ($0.state.value, $0.state.version) }
-    guard core.claim(sourceSide, version: version) else { return true }
-    return send(transform(value), to: target, targetSide)
+    // A propagation of its own: the set it carries was left pending, so this thread does
+    // not know which propagation made it (a start is one too).
+    let propagation = BindingPropagation(origin: source.storage.objectID, version: version)
+    guard core.claim(sourceSide, version: version, in: propagation) else { return true }
+    if BindingFrame.hasReached(target.storage.objectID, in: propagation) { return true }
+    return send(transform(value), to: target, targetSide, in: propagation)
   }
 }
