@@ -1,3 +1,4 @@
+import Dispatch
 import ObservableKit
 import ObservableKitTesting
 import Testing
@@ -414,5 +415,110 @@ struct AdvanceWaitsForHopsTests {
         }
       }
     }
+  }
+}
+
+/// A serial executor that runs its jobs on a queue, except while held: then it keeps them,
+/// in order, until ``release()``, and tells ``firstHeldJob()`` that one came.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+final class HeldExecutor: SerialExecutor {
+  private struct State {
+    var isHeld = false
+    var held: [UnownedJob] = []
+    var waiter: CheckedContinuation<Void, Never>?
+  }
+
+  private let queue = DispatchQueue(label: "HeldExecutor")
+  private let state = Guarded(State())
+
+  func enqueue(_ job: UnownedJob) {
+    let (run, waiter) = state.withLock { state -> (Bool, CheckedContinuation<Void, Never>?) in
+      guard state.isHeld else { return (true, nil) }
+      state.held.append(job)
+      defer { state.waiter = nil }
+      return (false, state.waiter)
+    }
+    if run { queue.async { job.runSynchronously(on: self.asUnownedSerialExecutor()) } }
+    waiter?.resume()
+  }
+
+  func hold() {
+    state.withLock { $0.isHeld = true }
+  }
+
+  /// Returns once a job has been held.
+  func firstHeldJob() async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let now = state.withLock { state -> Bool in
+        if !state.held.isEmpty { return true }
+        state.waiter = continuation
+        return false
+      }
+      if now { continuation.resume() }
+    }
+  }
+
+  func release() {
+    let jobs = state.withLock { state in
+      state.isHeld = false
+      defer { state.held = [] }
+      return state.held
+    }
+    for job in jobs { queue.async { job.runSynchronously(on: self.asUnownedSerialExecutor()) } }
+  }
+}
+
+/// A listener on a ``HeldExecutor``: the test decides when its jobs run.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+actor HeldListener {
+  let executor: HeldExecutor
+  /// Readable without a hop, so that the test can dispose it while this actor's jobs wait.
+  let token = Guarded<(any Disposable)?>(nil)
+
+  nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+  init(executor: HeldExecutor) {
+    self.executor = executor
+  }
+
+  func listen(to source: HopSource, clock: ManualClock, seen: Guarded<[Duration]>) {
+    token.value = source.timed.observe { _ in
+      self.assertIsolated()
+      seen.withLock { $0.append(clock.now.offset) }
+    }
+  }
+}
+
+extension AdvanceWaitsForHopsTests {
+  @Test(
+    "A dispose while advance waits for a handler's job on another actor: the job ends the wait without calling the handler",
+    arguments: [TimeSurface.sharedEvent, .sharedProperty])
+  @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+  @MainActor
+  func disposeDuringTheWait(surface: TimeSurface) async {
+    let clock = ManualClock()
+    let seen = Guarded<[Duration]>([])
+    let source = HopSource(surface, rule: .debounce, clock: clock)
+    let executor = HeldExecutor()
+    let listener = HeldListener(executor: executor)
+    await listener.listen(to: source, clock: clock, seen: seen)
+    executor.hold()
+    source.send(1)
+    let advanced = Guarded(false)
+    let advancing = Task { @MainActor in
+      await clock.advance(by: .seconds(5))
+      advanced.value = true
+    }
+    // The firing has enqueued the handler's job, which the executor holds: the advance
+    // waits for it.
+    await executor.firstHeldJob()
+    #expect(!advanced.value)
+    listener.token.value?.dispose()
+    executor.release()
+    let returned: Void? = await finishing(within: 10) { await advancing.value }
+    #expect(returned != nil, "advance returned once the disposed subscription's job ran")
+    #expect(advanced.value)
+    #expect(seen.value == [], "a disposed subscription's handler is not called")
+    #expect(clock.now.offset == .seconds(5))
   }
 }
