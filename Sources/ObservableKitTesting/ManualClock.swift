@@ -30,13 +30,16 @@ import ObservableKit
 /// `dispose()` of its token or bag, or releasing the operator's source) cancels its timer
 /// during the firing, and the clock still waits for the firing's end, not for that cancel.
 ///
-/// Handlers run where their operator says: isolated to the actor the operator captured,
-/// which may be another actor than the test's; `advance` waits for them there. A handler
-/// that itself enqueues work elsewhere has been called, and what it enqueued may still wait:
-/// `observe(on: queue)`, and a shared event's `observe` whose handler keeps the isolation of
-/// an actor other than the main actor (even the operator's own: that delivery is a job of
-/// the actor), or of the main actor while the operator delivers on another. Use a recorder's
-/// ``EventRecorder/waitForValues(count:timeout:fileID:line:isolation:)`` for that.
+/// It holds for a handler on any actor: one isolated to the actor the operator captured,
+/// which may be another actor than the test's, and one that keeps the isolation of another
+/// actor than the one the operator fires on (a shared event's `observe` inside an actor's
+/// method, or on the main actor while the operator fires elsewhere), which a job of its
+/// actor delivers: `advance` waits for the handler itself, until that job has run it (or
+/// found its subscription disposed). `advance` does not wait for work the handler itself
+/// starts elsewhere (a Task it spawns, `observe(on: queue)` downstream); use a recorder's
+/// ``EventRecorder/waitForValues(count:timeout:fileID:line:isolation:)`` for that. The
+/// wait for another actor's job is made by ObservableKit's debug build (what `swift test`
+/// builds); in a release build the clock waits for the firing only.
 ///
 /// Tasks that call ``sleep(until:tolerance:)`` directly are resumed in deadline order too,
 /// but the clock cannot know when their work after waking ends.
@@ -127,7 +130,7 @@ public final class ManualClock: TimerDrivingClock, Sendable {
 
   /// Moves the clock `duration` forward; returns once every timer due by then has fired
   /// and its handlers have run, in deadline order, also a handler that ended its own
-  /// subscription while it ran.
+  /// subscription while it ran, and one on another actor.
   public func advance(by duration: Duration) async {
     await advance(to: now.advanced(by: duration))
   }

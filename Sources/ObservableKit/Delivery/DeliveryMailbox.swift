@@ -41,6 +41,10 @@ struct DeliveryMailbox<Value: Sendable, Handler: Sendable>: Sendable {
     /// The upstream subscription, for a delivery that keeps it here (``attach(_:)``) rather
     /// than in a `DisposableSlot` of its own: one allocation less per subscription.
     @usableFromInline var upstream: (any Disposable)?
+    #if DEBUG
+    /// The firings owed an end by the drain that runs (see ``oweEnclosingScope()``).
+    @usableFromInline var owed: [FiringScope] = []
+    #endif
 
     @inlinable
     init(handler: Handler) {
@@ -174,14 +178,23 @@ struct DeliveryMailbox<Value: Sendable, Handler: Sendable>: Sendable {
   @inlinable
   func nextBatch(_ batch: inout DeliveryBuffer<Value>) -> Handler? {
     let lock = state
+    #if DEBUG
+    var owed: [FiringScope] = []
+    #endif
     let (handler, released) = lock.withLock { state -> (Handler?, Handler?) in
       if let handler = state.handler, !state.buffer.isEmpty {
         swap(&batch, &state.buffer)
         return (handler, nil)
       }
+      #if DEBUG
+      swap(&owed, &state.owed)
+      #endif
       return (nil, Self.endDrainLocked(&state, lock))
     }
     _ = consume released
+    #if DEBUG
+    for scope in owed { scope.end() }
+    #endif
     return handler
   }
 
@@ -205,13 +218,22 @@ struct DeliveryMailbox<Value: Sendable, Handler: Sendable>: Sendable {
   @inlinable
   func next() -> (Handler, Value)? {
     let lock = state
+    #if DEBUG
+    var owed: [FiringScope] = []
+    #endif
     let (next, released) = lock.withLock { state -> ((Handler, Value)?, Handler?) in
       if let handler = state.handler, let value = state.buffer.popFirst() {
         return ((handler, value), nil)
       }
+      #if DEBUG
+      swap(&owed, &state.owed)
+      #endif
       return (nil, Self.endDrainLocked(&state, lock))
     }
     _ = consume released
+    #if DEBUG
+    for scope in owed { scope.end() }
+    #endif
     return next
   }
 
@@ -228,6 +250,46 @@ struct DeliveryMailbox<Value: Sendable, Handler: Sendable>: Sendable {
     lock.storeFlagsLocked(closed)
     return state.handler.take()
   }
+
+  #if DEBUG
+  /// For a delivery that has just queued a value for a later drain (a job of another actor),
+  /// inside a timer's firing whose clock waits for its handlers (``FiringScope``): makes the
+  /// drain that runs owe the firing an end, so that the firing waits until that drain has
+  /// delivered the value. Debug builds only; a caller outside a firing pays one task-local
+  /// read.
+  ///
+  /// Invariant (a check made before a hop is made again after it): the value was queued in
+  /// an earlier lock hold than this one, and a drain ends (``endDrainLocked(_:_:)``, which
+  /// hands its owed ends over in the same hold) only in a hold that finds nothing waiting.
+  /// So if a drain is marked here, the value is delivered, or dropped by a close, before
+  /// that drain ends and ends the entry; if none is marked, the drain that took the value
+  /// has already ended, after its call, and nothing is owed. Whether the drain was started
+  /// by this post or outside the firing makes no difference. A drain whose job will not run
+  /// ends its owed entries through ``endAbandonedDrain()``.
+  @inlinable
+  func oweEnclosingScope() {
+    guard let scope = FiringScope.enclosing() else { return }
+    state.withLock { state in
+      guard state.isDraining, scope.begin() else { return }
+      state.owed.append(scope)
+    }
+  }
+
+  /// Ends a drain whose job will not run (its actor is gone): the firings it owed stop
+  /// waiting for it.
+  @usableFromInline
+  func endAbandonedDrain() {
+    let lock = state
+    var owed: [FiringScope] = []
+    let released = lock.withLock { state -> Handler? in
+      guard state.isDraining else { return nil }
+      swap(&owed, &state.owed)
+      return Self.endDrainLocked(&state, lock)
+    }
+    _ = consume released
+    for scope in owed { scope.end() }
+  }
+  #endif
 
   /// Whether the mailbox is still open, read without the lock (one atomic load of the flags
   /// word, which every closing sets under the lock before it returns).

@@ -77,7 +77,11 @@ final class IsolatedDelivery<Value: Sendable>: Disposable, FedDelivery, DrainCou
   /// Queues `value` behind what waits; starts the actor's job if none is pending or running.
   @inlinable
   func enqueue(_ value: Value) {
-    guard mailbox.post(value) else { return }
+    let starts = mailbox.post(value)
+    #if DEBUG
+    mailbox.oweEnclosingScope()
+    #endif
+    guard starts else { return }
     startJob()
   }
 
@@ -87,7 +91,12 @@ final class IsolatedDelivery<Value: Sendable>: Disposable, FedDelivery, DrainCou
   func startJob() {
     // Nil only once the handler, which holds the actor, has been released: the mailbox is
     // closed then, and nothing is left to deliver.
-    guard let actor else { return }
+    guard let actor else {
+      #if DEBUG
+      mailbox.endAbandonedDrain()
+      #endif
+      return
+    }
     Task { await self.drain(on: actor) }
   }
 

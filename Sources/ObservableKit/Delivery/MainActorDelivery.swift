@@ -47,7 +47,11 @@ final class MainActorDelivery<Value: Sendable>: Disposable, CallingDelivery, Dra
       callOnMainActor(value, call: call, mailbox: mailbox)
       return
     }
-    guard mailbox.post(value) else { return }
+    let starts = mailbox.post(value)
+    #if DEBUG
+    mailbox.oweEnclosingScope()
+    #endif
+    guard starts else { return }
     startJob()
   }
 
@@ -134,7 +138,13 @@ extension MainActorCalling {
       return
     }
     let epoch = mailbox.epoch
-    guard mailbox.isIdle || mailbox.startCall(with: value) else { return }
+    guard mailbox.isIdle || mailbox.startCall(with: value) else {
+      // Queued behind a main-actor job's drain, which a firing then waits for.
+      #if DEBUG
+      mailbox.oweEnclosingScope()
+      #endif
+      return
+    }
     schedulePoint("mainActor.call: nothing waits; calling without the lock")
     isCalling = true
     call.body(value)

@@ -85,8 +85,12 @@ final class MainActorEntry<Value: Sendable, State>: MainActorCalling, @unchecked
   @inlinable
   func receive(_ value: Value) {
     guard MainActorNow.isCurrent else {
-      guard let mailbox = makeMailbox(), mailbox.post(value) else { return }
-      mailbox.startJob()
+      guard let mailbox = makeMailbox() else { return }
+      let starts = mailbox.post(value)
+      #if DEBUG
+      mailbox.waiting.oweEnclosingScope()
+      #endif
+      if starts { mailbox.startJob() }
       return
     }
     if isCalling {
@@ -108,7 +112,11 @@ final class MainActorEntry<Value: Sendable, State>: MainActorCalling, @unchecked
     // Written before this handler was published, under the lock (see the type).
     let mailbox = self.mailbox.unsafelyUnwrapped
     guard MainActorNow.isCurrent else {
-      if mailbox.post(value) { mailbox.startJob() }
+      let starts = mailbox.post(value)
+      #if DEBUG
+      mailbox.waiting.oweEnclosingScope()
+      #endif
+      if starts { mailbox.startJob() }
       return
     }
     callOnMainActor(value, call: call, mailbox: mailbox.waiting)
@@ -212,7 +220,12 @@ final class MainActorMailbox<Value: Sendable, State>: OwnerLink, DrainCounting, 
   @inlinable
   func drain() {
     // The entry, while the mailbox is open; nil once it closed (nothing to deliver).
-    guard let entry = waiting.handler else { return }
+    guard let entry = waiting.handler else {
+      #if DEBUG
+      waiting.endAbandonedDrain()
+      #endif
+      return
+    }
     entry.drainFromJob { entry.drainHere(self) }
   }
 

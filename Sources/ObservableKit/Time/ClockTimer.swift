@@ -74,12 +74,15 @@ extension TimerDrivingClock {
   }
 }
 
+/// A timer no clock waits for: its firings' deliveries are not waited for (`FiringScope`).
+protocol SleepsOnItsClock {}
+
 /// The timer for a clock that does not drive its timers: it parks until armed, then sleeps
 /// until the deadline with `Clock.sleep(until:tolerance:)`, and sleeps again when a later
 /// deadline replaced the one it slept for. One sleep at a time, so no task per value.
 @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
 @usableFromInline
-final class SleepingTimer<C: Clock>: ClockTimer {
+final class SleepingTimer<C: Clock>: ClockTimer, SleepsOnItsClock {
   @usableFromInline
   struct State: Sendable {
     @usableFromInline var deadline: C.Instant?

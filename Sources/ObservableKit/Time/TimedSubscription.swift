@@ -278,10 +278,32 @@ final class TimerLoop<Instant: InstantProtocol>: Disposable {
   /// (`take(_:)`, `once()`, `take(until:)`, a `dispose()`, the source's release) cancels
   /// the timer from inside the firing, and a clock that waits for the firing
   /// (`TimerDrivingClock`) is told by this call, not by that cancel, once the handlers ran.
+  ///
+  /// In a debug build, a clock that waits for the firing (one that drives its timers) also
+  /// waits for the deliveries the handlers left for a job of another actor, or of this one
+  /// (an actor-isolated shared `observe`, a main-actor one reached off the main actor):
+  /// `fire` runs in a ``FiringScope``, which each such delivery makes its drain owe an end,
+  /// and `didHandle()` comes once they have all ended. The await lets this actor run those
+  /// jobs meanwhile. It cannot hang: a drain ends its entries when it finds nothing waiting
+  /// or its mailbox closed (a dispose during the wait), and one whose actor is gone ends
+  /// them at once.
   private func run(_ isolation: isolated any Actor, fire: (Instant) -> Void) async {
+    #if DEBUG
+    let waitsForDeliveries = !(timer is any SleepsOnItsClock)
+    #endif
     while let deadline = await timer.next() {
       state.withLock { $0.isArmed = false }
+      #if DEBUG
+      if waitsForDeliveries {
+        let scope = FiringScope()
+        FiringScope.$current.withValue(scope) { fire(deadline) }
+        await scope.close()
+      } else {
+        fire(deadline)
+      }
+      #else
       fire(deadline)
+      #endif
       timer.didHandle()
       if state.withLock({ $0.sourceEnded && !$0.isArmed }) { break }
     }

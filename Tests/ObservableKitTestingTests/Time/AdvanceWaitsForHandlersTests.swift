@@ -1,3 +1,4 @@
+import Dispatch
 import ObservableKit
 import ObservableKitTesting
 import Testing
@@ -243,5 +244,281 @@ struct AdvanceWaitsForHandlersTests {
         }
       }
     }
+  }
+}
+
+/// How a handler delivered by a job of its own actor ends, if at all: the time operator is
+/// applied in one domain and its handler keeps the isolation of another, so each value hops.
+enum HopEnding: CaseIterable, CustomStringConvertible {
+  case none, take1, once, takeUntil, dispose
+
+  var description: String {
+    switch self {
+    case .none: "no ending"
+    case .take1: "take(1)"
+    case .once: "once()"
+    case .takeUntil: "take(until:)"
+    case .dispose: "dispose() in the handler"
+    }
+  }
+
+  /// `timed`, ended as this says (`stop` ends `take(until:)`).
+  func apply(to timed: SharedReadOnlyEvent<Int>, stop: SharedEvent<Void>) -> SharedReadOnlyEvent<Int> {
+    switch self {
+    case .none, .dispose: timed
+    case .take1: timed.take(1)
+    case .once: timed.once()
+    case .takeUntil: timed.take(until: stop)
+    }
+  }
+}
+
+/// A shared source and its debounced or delayed output, made in the domain of the caller.
+@available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
+struct HopSource: Sendable {
+  let event = SharedEvent<Int>()
+  let property = SharedProperty(0)
+  let stop = SharedEvent<Void>()
+  let surface: TimeSurface
+  let timed: SharedReadOnlyEvent<Int>
+
+  init(_ surface: TimeSurface, rule: TimerRule, clock: ManualClock, isolation: isolated (any Actor) = #isolation) {
+    self.surface = surface
+    let duration = Duration.seconds(1)
+    if surface == .sharedEvent {
+      timed = rule == .debounce ? event.debounce(for: duration, clock: clock) : event.delay(for: duration, clock: clock)
+    } else {
+      timed = (rule == .debounce ? property.debounce(for: duration, clock: clock) : property.delay(for: duration, clock: clock)).changes
+    }
+  }
+
+  func send(_ value: Int) {
+    if surface == .sharedEvent { event.notifyObservers(value) } else { property.value = value }
+  }
+}
+
+/// A listener whose method observes, so that its handler keeps the actor's isolation: each
+/// value is delivered by a job on this actor.
+@available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
+actor Listener {
+  private(set) var heard: [Int] = []
+  private var token: (any Disposable)?
+
+  /// Observes `source`'s output, ended as `ending` says; the handler records `clock.now`
+  /// into `seen`, read by the test without a hop to this actor.
+  func listen(to source: HopSource, ending: HopEnding, clock: ManualClock, seen: Guarded<[Duration]>) {
+    token = ending.apply(to: source.timed, stop: source.stop).observe { value in
+      self.assertIsolated()
+      if ending == .takeUntil { source.stop.notifyObservers(()) }
+      if ending == .dispose { self.token?.dispose() }
+      self.heard.append(value)
+      seen.withLock { $0.append(clock.now.offset) }
+    }
+  }
+
+  func end() {
+    token?.dispose()
+    token = nil
+  }
+}
+
+/// The reverse: the operator is applied inside this actor (its timer fires here), and the
+/// handler is a main-actor one, delivered by a main-actor job.
+@available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
+actor OperatorHost {
+  private var source: HopSource?
+  private var token: (any Disposable)?
+
+  func start(_ surface: TimeSurface, rule: TimerRule, ending: HopEnding, clock: ManualClock, seen: Guarded<[Duration]>) {
+    let source = HopSource(surface, rule: rule, clock: clock)
+    self.source = source
+    let token = Guarded<(any Disposable)?>(nil)
+    token.value = ending.apply(to: source.timed, stop: source.stop).observe { @MainActor value in
+      MainActor.assertIsolated()
+      if ending == .takeUntil { source.stop.notifyObservers(()) }
+      if ending == .dispose { token.value?.dispose() }
+      seen.withLock { $0.append(clock.now.offset) }
+    }
+    self.token = token.value
+  }
+
+  func send(_ value: Int) {
+    source?.send(value)
+  }
+
+  func end() {
+    token?.dispose()
+    token = nil
+    source = nil
+  }
+}
+
+/// `ManualClock.advance(by:)` waits for a handler on any actor: one that keeps the isolation
+/// of another actor than the one the operator fires on is delivered by a job of its actor,
+/// and the advance returns only once that job has run it.
+@Suite("ManualClock: advance waits for a handler delivered on another actor")
+struct AdvanceWaitsForHopsTests {
+  static let iterations = 200
+
+  @Test(
+    "An operator applied on the main actor, a handler isolated to another actor: it has run, at the deadline, when advance returns",
+    arguments: [TimeSurface.sharedEvent, .sharedProperty], HopEnding.allCases)
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
+  @MainActor
+  func handlerOnAnotherActor(surface: TimeSurface, ending: HopEnding) async {
+    for rule in TimerRule.allCases {
+      for iteration in 0..<Self.iterations {
+        let clock = ManualClock()
+        let seen = Guarded<[Duration]>([])
+        let source = HopSource(surface, rule: rule, clock: clock)
+        let listener = Listener()
+        await listener.listen(to: source, ending: ending, clock: clock, seen: seen)
+        source.send(1)
+        await clock.advance(by: .seconds(5))
+        let first = seen.value
+        source.send(2)
+        await clock.advance(by: .seconds(5))
+        let after = seen.value
+        await listener.end()
+        let expectedAfter: [Duration] = ending == .none ? [.seconds(1), .seconds(6)] : [.seconds(1)]
+        guard first == [.seconds(1)], after == expectedAfter else {
+          Issue.record("\(surface) \(rule) \(ending), run \(iteration): saw \(first) when advance returned, \(after) after the second")
+          return
+        }
+      }
+    }
+  }
+
+  @Test(
+    "An operator applied inside an actor, a main-actor handler: it has run, at the deadline, when advance returns",
+    arguments: [TimeSurface.sharedEvent, .sharedProperty], HopEnding.allCases)
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
+  @MainActor
+  func mainActorHandlerOfAnOperatorElsewhere(surface: TimeSurface, ending: HopEnding) async {
+    for rule in TimerRule.allCases {
+      for iteration in 0..<Self.iterations {
+        let clock = ManualClock()
+        let seen = Guarded<[Duration]>([])
+        let host = OperatorHost()
+        await host.start(surface, rule: rule, ending: ending, clock: clock, seen: seen)
+        await host.send(1)
+        await clock.advance(by: .seconds(5))
+        let first = seen.value
+        await host.send(2)
+        await clock.advance(by: .seconds(5))
+        let after = seen.value
+        await host.end()
+        let expectedAfter: [Duration] = ending == .none ? [.seconds(1), .seconds(6)] : [.seconds(1)]
+        guard first == [.seconds(1)], after == expectedAfter else {
+          Issue.record("\(surface) \(rule) \(ending), run \(iteration): saw \(first) when advance returned, \(after) after the second")
+          return
+        }
+      }
+    }
+  }
+}
+
+/// A serial executor that runs its jobs on a queue, except while held: then it keeps them,
+/// in order, until ``release()``, and tells ``firstHeldJob()`` that one came.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+final class HeldExecutor: SerialExecutor {
+  private struct State {
+    var isHeld = false
+    var held: [UnownedJob] = []
+    var waiter: CheckedContinuation<Void, Never>?
+  }
+
+  private let queue = DispatchQueue(label: "HeldExecutor")
+  private let state = Guarded(State())
+
+  func enqueue(_ job: UnownedJob) {
+    let (run, waiter) = state.withLock { state -> (Bool, CheckedContinuation<Void, Never>?) in
+      guard state.isHeld else { return (true, nil) }
+      state.held.append(job)
+      defer { state.waiter = nil }
+      return (false, state.waiter)
+    }
+    if run { queue.async { job.runSynchronously(on: self.asUnownedSerialExecutor()) } }
+    waiter?.resume()
+  }
+
+  func hold() {
+    state.withLock { $0.isHeld = true }
+  }
+
+  /// Returns once a job has been held.
+  func firstHeldJob() async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let now = state.withLock { state -> Bool in
+        if !state.held.isEmpty { return true }
+        state.waiter = continuation
+        return false
+      }
+      if now { continuation.resume() }
+    }
+  }
+
+  func release() {
+    let jobs = state.withLock { state in
+      state.isHeld = false
+      defer { state.held = [] }
+      return state.held
+    }
+    for job in jobs { queue.async { job.runSynchronously(on: self.asUnownedSerialExecutor()) } }
+  }
+}
+
+/// A listener on a ``HeldExecutor``: the test decides when its jobs run.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+actor HeldListener {
+  let executor: HeldExecutor
+  /// Readable without a hop, so that the test can dispose it while this actor's jobs wait.
+  let token = Guarded<(any Disposable)?>(nil)
+
+  nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+  init(executor: HeldExecutor) {
+    self.executor = executor
+  }
+
+  func listen(to source: HopSource, clock: ManualClock, seen: Guarded<[Duration]>) {
+    token.value = source.timed.observe { _ in
+      self.assertIsolated()
+      seen.withLock { $0.append(clock.now.offset) }
+    }
+  }
+}
+
+extension AdvanceWaitsForHopsTests {
+  @Test(
+    "A dispose while advance waits for a handler's job on another actor: the job ends the wait without calling the handler",
+    arguments: [TimeSurface.sharedEvent, .sharedProperty])
+  @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+  @MainActor
+  func disposeDuringTheWait(surface: TimeSurface) async {
+    let clock = ManualClock()
+    let seen = Guarded<[Duration]>([])
+    let source = HopSource(surface, rule: .debounce, clock: clock)
+    let executor = HeldExecutor()
+    let listener = HeldListener(executor: executor)
+    await listener.listen(to: source, clock: clock, seen: seen)
+    executor.hold()
+    source.send(1)
+    let advanced = Guarded(false)
+    let advancing = Task { @MainActor in
+      await clock.advance(by: .seconds(5))
+      advanced.value = true
+    }
+    // The firing has enqueued the handler's job, which the executor holds: the advance
+    // waits for it.
+    await executor.firstHeldJob()
+    #expect(!advanced.value)
+    listener.token.value?.dispose()
+    executor.release()
+    let returned: Void? = await finishing(within: 10) { await advancing.value }
+    #expect(returned != nil, "advance returned once the disposed subscription's job ran")
+    #expect(advanced.value)
+    #expect(seen.value == [], "a disposed subscription's handler is not called")
+    #expect(clock.now.offset == .seconds(5))
   }
 }
