@@ -109,11 +109,14 @@ for file in "$package"/Expected/*.txt "$package"/Expected/before-26/*.txt; do
     fail "$file: belongs to no target; delete it"
 done
 
-# One file, compiled on its own against the ObservableKit module just built.
+# One file, compiled on its own against the ObservableKit module just built. A first line
+# `// compile-flags: <flags>` adds compiler flags (such as a default isolation) for that file.
 compile() {
+  local flags=()
+  read -r -a flags <<<"$(sed -nE '1s|^// compile-flags: (.*)$|\1|p' "$1")"
   swiftc -swift-version 6 -warnings-as-errors -diagnostic-style llvm -emit-sil -o /dev/null \
     -I "$bin/Modules" -I "$bin" -Xcc -fmodule-map-file="$bin/ObservableKitShims.build/module.modulemap" \
-    -module-cache-path "$scratch/compile-checks-cache" "$1" 2>&1
+    -module-cache-path "$scratch/compile-checks-cache" ${flags[@]+"${flags[@]}"} "$1" 2>&1
 }
 
 for file in "$package"/CompilePass/*.swift; do

@@ -24,12 +24,7 @@ extension Property {
   public convenience init<Storage: PropertyStorage<T>>(
     _ defaultValue: T, storage: Storage, observationTracking: Bool = true
   ) {
-    let persistence = StoredPropertyPersistence(
-      storage: storage, defaultValue: defaultValue,
-      delivery: .confined(thread: ObjectIdentifier(Thread.current), isMain: Thread.isMainThread)
-    )
-    self.init(persistence.startValue, observationTracking: observationTracking, persistence: persistence)
-    persistence.attach(to: self)
+    self.init(defaultValue, confinedStorage: storage, observationTracking: observationTracking)
   }
 
   /// Creates the property behind `@Property(storage: …) var name = defaultValue`.
@@ -69,10 +64,7 @@ extension SharedProperty {
   public convenience init<Storage: PropertyStorage<T>>(
     _ defaultValue: T, storage: Storage, observationTracking: Bool = true
   ) {
-    let persistence = StoredPropertyPersistence(storage: storage, defaultValue: defaultValue, delivery: .anyThread)
-    let property = Property(persistence.startValue, observationTracking: observationTracking, persistence: persistence)
-    persistence.attach(to: property)
-    self.init(property: property)
+    self.init(defaultValue, sharedStorage: storage, observationTracking: observationTracking)
   }
 
   /// Reads the store again and applies a change as one set; see
@@ -80,5 +72,54 @@ extension SharedProperty {
   /// with its store on another thread, that thread applies it, and this call returns first.
   public func reloadFromStorage() {
     property.reloadFromStorage()
+  }
+}
+
+// `UserDefaultsStorage<T>` is a `PropertyStorage` only through `T`'s `Codable` conformance
+// (a conditional conformance), so an actor-isolated `Codable` conformance (a
+// `@MainActor Codable`, or any conformance of a type in a module whose default isolation is
+// the main actor) makes that conformance isolated too. The generic forms take a `Sendable`
+// storage and a SharedProperty a `Sendable` value; an isolated conformance cannot satisfy a
+// requirement on such a type (SE-0470, `SendableMetatype`), so a shared property of such a
+// type does not compile: it would decode on whichever thread sets or reloads it. A confined
+// `Property` takes the forms below, which ask `T` for no `Sendable`: it uses its storage
+// where it lives (the thread that made it, the main queue for one made on the main thread),
+// so a main-actor conformance is used on the main actor.
+extension Property where T: Codable {
+  /// Creates a property kept in `UserDefaults`; see ``init(_:storage:observationTracking:)``.
+  /// `T`'s `Codable` conformance may be isolated to the actor the property lives on.
+  public convenience init(_ defaultValue: T, storage: UserDefaultsStorage<T>, observationTracking: Bool = true) {
+    self.init(defaultValue, confinedStorage: storage, observationTracking: observationTracking)
+  }
+
+  /// Creates the property behind `@Property(storage: .userDefaults("key")) var name = value`.
+  public convenience init(wrappedValue: T, storage: UserDefaultsStorage<T>, observationTracking: Bool = true) {
+    self.init(wrappedValue, confinedStorage: storage, observationTracking: observationTracking)
+  }
+}
+
+extension Property {
+  /// The one body of the confined persisted forms.
+  fileprivate convenience init<Storage: PropertyStorage<T>>(
+    _ defaultValue: T, confinedStorage storage: Storage, observationTracking: Bool
+  ) {
+    let persistence = StoredPropertyPersistence(
+      storage: storage, defaultValue: defaultValue,
+      delivery: .confined(thread: ObjectIdentifier(Thread.current), isMain: Thread.isMainThread)
+    )
+    self.init(persistence.startValue, observationTracking: observationTracking, persistence: persistence)
+    persistence.attach(to: self)
+  }
+}
+
+extension SharedProperty {
+  /// The one body of the shared persisted forms.
+  fileprivate convenience init<Storage: PropertyStorage<T>>(
+    _ defaultValue: T, sharedStorage storage: Storage, observationTracking: Bool
+  ) {
+    let persistence = StoredPropertyPersistence(storage: storage, defaultValue: defaultValue, delivery: .anyThread)
+    let property = Property(persistence.startValue, observationTracking: observationTracking, persistence: persistence)
+    persistence.attach(to: property)
+    self.init(property: property)
   }
 }
