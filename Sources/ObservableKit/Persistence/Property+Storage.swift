@@ -55,7 +55,7 @@ extension Property {
 }
 
 extension SharedProperty {
-  /// Creates a shared property kept in `storage`, as ``Property/init(_:storage:observationTracking:)``
+  /// Creates a shared property kept in `storage`, as ``Property/init(_:storage:observationTracking:)-(_,Storage,_)``
   /// does. A change reported by the store is applied at once, on the reporting thread.
   ///
   /// ```swift

@@ -1,5 +1,5 @@
 /// Where a persisted ``Property`` or ``SharedProperty`` keeps its value: the built-in
-/// ``PropertyStorage/userDefaults(_:in:)``, or a store of your own (a file, the keychain,
+/// ``PropertyStorage/userDefaults(_:in:)-4task``, or a store of your own (a file, the keychain,
 /// iCloud key-value storage).
 ///
 /// ```swift

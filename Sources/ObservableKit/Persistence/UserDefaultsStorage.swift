@@ -3,7 +3,7 @@
 // imports no Foundation otherwise; `.ci/run` checks both).
 import Foundation
 
-/// A value kept in `UserDefaults` under one key: what ``PropertyStorage/userDefaults(_:in:)``
+/// A value kept in `UserDefaults` under one key: what ``PropertyStorage/userDefaults(_:in:)-4task``
 /// makes.
 ///
 /// Values are stored as `@AppStorage` and `UserDefaults` store them, so
