@@ -279,8 +279,9 @@ extension PropertyStorage {
   /// ```swift
   /// @Property(storage: .userDefaults("launchCount")) var launchCount = 0
   /// ```
-  // Disfavoured, so that a raw-value type (and an optional of one) takes the overloads
-  // that store its raw value.
+  ///
+  /// A raw-value type, and an optional of one, takes the overloads that store its raw value:
+  /// this one is disfavoured for them.
   @_disfavoredOverload
   public static func userDefaults<V>(_ key: String, in defaults: UserDefaults = .standard) -> Self
   where Self == UserDefaultsStorage<V> {
