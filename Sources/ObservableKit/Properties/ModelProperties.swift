@@ -4,10 +4,6 @@ import ObservableKitShims
 protocol ModelProperty: AnyObject {
   /// Registers `handler` for the sets made from now on, without the value.
   func observeSets(_ handler: @escaping () -> Void) -> any Disposable
-
-  /// Whether a model's registry knows this property; only the registry sets it, holding
-  /// its lock (see `ModelRegistry`).
-  var isRegisteredWithModel: Bool { get set }
 }
 
 extension Property: ModelProperty {
@@ -198,9 +194,9 @@ enum ModelProperties {
 /// A wrapper registers its property at its first access through the model (the wrapped
 /// property or the projection), from the enclosing-instance subscript, which is the only
 /// place that knows both the model and the property: `init(wrappedValue:)` runs before the
-/// model exists. The property then remembers that it is registered, so later accesses pay
-/// one uncontended lock of the property, and only where the wrappers register at all
-/// (``ModelProperties/wrappersRegister``).
+/// model exists. The registry remembers it by the property's identity, so a later access
+/// pays the registry's lock and one dictionary lookup, and only where the wrappers register
+/// at all (``ModelProperties/wrappersRegister``).
 ///
 /// A subscription joins every property registered so far, and each property registered
 /// while it lives: a property first used after `propertyChanges` was observed is heard from
@@ -237,6 +233,10 @@ final class ModelRegistry: @unchecked Sendable {
   final class Entry {
     weak var model: AnyObject?
     var fields: [Field] = []
+    /// The index in `fields` of each registered property, by its identity. An identity is
+    /// taken as registered only while that field still holds that very object (its
+    /// reference is weak), so a new property at a dead one's address registers anew.
+    var fieldIndex: [ObjectIdentifier: Int] = [:]
     var subscriptions: [Subscription] = []
 
     init(model: AnyObject) {
@@ -317,13 +317,14 @@ final class ModelRegistry: @unchecked Sendable {
     var dropped: [Entry] = []
     defer { withExtendedLifetime(dropped) {} }
     lock.withLock { models in
-      // Checked again here: two threads may have found it unregistered.
-      guard !property.isRegisteredWithModel else { return }
       let entry = entryLocked(&models, model, dropping: &dropped)
+      let id = ObjectIdentifier(property)
+      if let known = entry.fieldIndex[id], entry.fields[known].property === property { return }
       let index: Int
       if let known = entry.fields.firstIndex(where: { $0.keyPath == keyPath }) {
         // Another property now stands in the same storage (`_score` was replaced).
         index = known
+        if let old = entry.fields[index].property { entry.fieldIndex[ObjectIdentifier(old)] = nil }
         entry.fields[index].property = property
       } else {
         index = entry.fields.count
@@ -332,9 +333,7 @@ final class ModelRegistry: @unchecked Sendable {
       if entry.subscriptions.contains(where: { !$0.disposed }) {
         join(entry.subscriptions, property, entry.fields[index].name())
       }
-      // Last, so that an access racing with this one waits for the lock and finds the
-      // subscriptions joined before its set.
-      property.isRegisteredWithModel = true
+      entry.fieldIndex[id] = index
     }
   }
 

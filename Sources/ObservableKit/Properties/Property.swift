@@ -52,11 +52,6 @@ public final class Property<T>: PropertySource {
   @usableFromInline let storage: ObserverStorage<PropertyUpdate<T>, PropertyState<T>>
   /// Whether reads and sets are reported to Swift Observation.
   @usableFromInline let tracksObservation: Bool
-  /// Whether the property is registered with the model whose wrapper stores it, for the
-  /// registration path of `PropertyModel.propertyChanges` (see `ModelRegistry`). Guarded
-  /// by the storage's lock; declared after `tracksObservation`, it fills that field's
-  /// padding and makes a property no larger.
-  private var modelRegistered = false
   /// The store every set writes through to, for a persisted property; nil otherwise.
   @usableFromInline let persistence: PropertyPersistence<T>?
 
@@ -178,18 +173,12 @@ public final class Property<T>: PropertySource {
 
   /// Registers this property, the storage of `model` that `keyPath` names, with the model
   /// once (``ModelRegistry``). Out of line: the accessors pay a call only where the wrappers
-  /// register, and a registered property one uncontended lock.
+  /// register. The registry, not the property, remembers the registration: a stored flag
+  /// here cost every property four retains at its creation (the optimizer then copied the
+  /// storage's header generically; check-thresholds.sh, S9).
   @usableFromInline @inline(never)
   func registerWithModel(_ model: AnyObject, _ keyPath: AnyKeyPath) {
-    guard !isRegisteredWithModel else { return }
     ModelRegistry.shared.register(self, of: model, at: keyPath)
-  }
-
-  /// Whether ``registerWithModel(_:_:)`` has registered the property; set by the registry
-  /// only, holding its lock.
-  var isRegisteredWithModel: Bool {
-    get { storage.withLock { _ in modelRegistered } }
-    set { storage.withLock { _ in modelRegistered = newValue } }
   }
 
   // MARK: - Value and observation
