@@ -132,7 +132,12 @@ extension UserDefaultsStorage: PropertyStorage where Value: Codable {
     }
   }
 
-  /// Equal values (compared with `==` when `Value` is `Equatable`, by their JSON otherwise).
+  /// Values whose JSON encodings are equal (keys sorted), whatever `Value`'s `Equatable`
+  /// conformance says: the store compares what it would keep, and uses no conformance but
+  /// `Codable`, the one its conformance to ``PropertyStorage`` depends on. A shared property
+  /// calls this from any thread, so a conformance isolated to an actor must not be reached
+  /// here: the compiler rejects an isolated `Codable` one (SE-0470), and a dynamic cast to
+  /// `Equatable` would find an isolated one without a diagnostic.
   public func isSameContent(_ a: StoredValue<Value>, _ b: StoredValue<Value>) -> Bool {
     switch (a, b) {
     case let (.value(x), .value(y)): Self.isSame(x, y)
@@ -143,11 +148,11 @@ extension UserDefaultsStorage: PropertyStorage where Value: Codable {
   }
 
   private static func isSame(_ a: Value, _ b: Value) -> Bool {
-    func equal<E: Equatable>(_ a: E, _ b: Any) -> Bool { a == b as? E }
-    if let a = a as? any Equatable { return equal(a, b) }
     let encoder = JSONEncoder()
     encoder.outputFormatting = .sortedKeys
-    return (try? encoder.encode(a)) == (try? encoder.encode(b))
+    // A value that does not encode is never the same: what cannot be compared is delivered.
+    guard let x = try? encoder.encode(a), let y = try? encoder.encode(b) else { return false }
+    return x == y
   }
 
   /// Reports `UserDefaults.didChangeNotification` from any `UserDefaults` object (two

@@ -11,6 +11,12 @@ struct Accent: RawRepresentable, Codable, Equatable, Sendable {
   var rawValue: String
 }
 
+/// A type whose `==` says every two values are equal: the stores must not trust it.
+struct AlwaysEqual: Codable, Equatable, Sendable {
+  var n: Int
+  static func == (_: Self, _: Self) -> Bool { true }
+}
+
 /// Writes `value` exactly as the persistence of 565ac7d did for a type it kept as JSON: the
 /// JSON `Data` of the value, keys sorted.
 private func storeTheOldWay<V: Encodable>(_ value: V, _ key: String, in defaults: UserDefaults) throws {
@@ -166,5 +172,15 @@ struct PersistedFormatTests {
     number.value = 9
     #expect(text.value == "")
     subscription.dispose()
+  }
+
+  @Test("UserDefaults storage compares stored content by its JSON, never by the type's ==: a change from elsewhere is applied")
+  func comparesByContentNotEquatable() throws {
+    let store = TestDefaults()
+    let shared = SharedProperty(AlwaysEqual(n: 1), storage: .userDefaults("eq", in: store.defaults))
+    shared.value = AlwaysEqual(n: 2)
+    try storeTheOldWay(AlwaysEqual(n: 3), "eq", in: store.defaults)
+    shared.reloadFromStorage()
+    #expect(shared.value.n == 3)
   }
 }
