@@ -1,10 +1,3 @@
-extension ObservableEvent: CustomDebugStringConvertible {
-  /// The event's type and live observer count, for example `ObservableEvent<Int>(observers: 2)`.
-  public var debugDescription: String {
-    "ObservableEvent<\(T.self)>(observers: \(observerCount))"
-  }
-}
-
 extension Property: CustomDebugStringConvertible {
   /// The property's type, current value and live observer count, for example
   /// `Property<Int>(value: 5, observers: 1)`. Reading it does not register an Observation
