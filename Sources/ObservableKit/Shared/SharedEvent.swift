@@ -48,9 +48,10 @@ public final class SharedEvent<T: Sendable>: SharedEventSource, @unchecked Senda
   // `event`'s storage lock guards all of its state (its replay ring included), and every
   // handler this type registers on it is @Sendable (it only forwards to a Sendable delivery).
   @usableFromInline let event: ObservableEvent<T>
-  /// The iteration of the async sequence an event made with `init(_:replay:scope:start:stop:)`
-  /// delivers; nil otherwise. Sendable: its state is under its own lock.
-  @usableFromInline let source: AsyncEventSource<T>?
+  /// What drives the event besides ``notifyObservers(_:)``: the iteration of the async
+  /// sequence an event made with `init(_:replay:scope:start:stop:)` delivers; nil otherwise.
+  /// Sendable: its state is under its own lock.
+  @usableFromInline let source: (any SharedEventDriver)?
 
   /// Creates an event with no observers.
   public init() {
@@ -86,11 +87,11 @@ public final class SharedEvent<T: Sendable>: SharedEventSource, @unchecked Senda
     source = nil
   }
 
-  /// The designated initializer of an event fed by an async sequence.
-  init(replay count: Int, scope: ReplayScope, source: AsyncEventSource<T>) {
+  /// The designated initializer of an event driven by `source`, which the caller then hands
+  /// the event.
+  init(replay count: Int, scope: ReplayScope, source: any SharedEventDriver) {
     event = ObservableEvent(replay: count, scope: scope)
     self.source = source
-    source.attach(to: self)
   }
 
   /// Delivers `value` to every subscription, in subscription order; see the type's
@@ -136,4 +137,14 @@ extension SharedEvent where T == Void {
   public func notifyObservers() {
     notifyObservers(())
   }
+}
+
+/// What drives a ``SharedEvent`` besides its `notifyObservers`, and sees each subscription
+/// made: the event's observers start and stop it. The iteration of an async sequence
+/// (Async/'s `AsyncEventSource`) is the one kind; the event names only this protocol, so
+/// Shared/ does not depend on the feature that drives it.
+@usableFromInline
+protocol SharedEventDriver: AnyObject, Sendable {
+  /// Registers with `register` and counts the observer; the returned disposable uncounts it.
+  func observe(_ register: () -> any Disposable) -> any Disposable
 }
