@@ -20,7 +20,7 @@
 #   and raw strings too; the code inside a string's interpolation is kept). Both branches of
 #   every #if are code. `extension X` is a reference to X. A chain `A.B.c` is a use of the
 #   folder declaring A, and of the folder declaring A.B if that is a nested type (a member such
-#   as `Diagnostics.subscriptionsChanged` is a use of Diagnostics' folder).
+#   as `Diagnostics.liveSubscriptionCount` is a use of Diagnostics' folder).
 # - Resolution, the conservative rule for names that are not unique: the head of a chain is
 #   first looked up as a type nested in the enclosing type scopes, innermost first (Swift's
 #   own order), then among the top-level types. A nested name (State, Entry...) named

@@ -33,7 +33,7 @@ public struct EventValues<Element: Sendable>: AsyncSequence {
     self.onDrop = onDrop
     // The one source that ends: an event made from an async sequence. Its end is announced
     // after its last value was notified, so the stream finishes after yielding it.
-    if let ending = (source as? SharedEvent<Element>)?.source {
+    if let ending = (source as? SharedEvent<Element>)?.iteration {
       subscribeToEnd = { finish in ending.ended.observeNonisolated { _ in finish() } }
     }
   }

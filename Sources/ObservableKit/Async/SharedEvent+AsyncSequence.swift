@@ -73,7 +73,9 @@ extension SharedEvent {
     start: SharedEventStart = .onFirstObserver,
     stop: SharedEventStop = .afterLastObserver
   ) where Sequence.Element == T {
-    self.init(replay: replay, scope: scope, source: AsyncEventSource(sequence, start: start, stop: stop, onError: nil))
+    let source = AsyncEventSource(sequence, start: start, stop: stop, onError: nil)
+    self.init(replay: replay, scope: scope, source: source)
+    source.attach(to: self)
   }
 
   /// Creates an event that delivers the elements of a throwing `sequence`, and calls
@@ -89,12 +91,14 @@ extension SharedEvent {
     stop: SharedEventStop = .afterLastObserver,
     onError: @escaping @Sendable (any Error) -> Void
   ) where Sequence.Element == T {
-    self.init(replay: replay, scope: scope, source: AsyncEventSource(sequence, start: start, stop: stop, onError: onError))
+    let source = AsyncEventSource(sequence, start: start, stop: stop, onError: onError)
+    self.init(replay: replay, scope: scope, source: source)
+    source.attach(to: self)
   }
 
   /// Whether the async sequence this event delivers has ended; always false for an event
   /// not made from a sequence.
-  public var isFinished: Bool { source?.end != nil }
+  public var isFinished: Bool { iteration?.end != nil }
 
   /// Registers `handler` to hear how the async sequence this event delivers ended: once,
   /// when it ends, or at once if it has ended already. The handler keeps the isolation of
@@ -107,13 +111,16 @@ extension SharedEvent {
   public func onFinish(
     @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (SharedEventEnd) -> Void
   ) -> any Disposable {
-    guard let source else {
+    guard let iteration else {
       let never = DisposableSlot()
       never.dispose()
       return never
     }
-    return source.ended.observe(handler)
+    return iteration.ended.observe(handler)
   }
+
+  /// The iteration that drives this event, if it was made from a sequence.
+  var iteration: AsyncEventSource<T>? { source as? AsyncEventSource<T> }
 }
 
 /// The iteration behind an event made from an async sequence: when it starts and stops,
@@ -137,7 +144,7 @@ extension SharedEvent {
 ///   them and may stop the iteration. The sweeper is cancelled when the iteration stops or
 ///   ends, and ends by itself once the list is empty.
 @usableFromInline
-final class AsyncEventSource<T: Sendable>: Sendable {
+final class AsyncEventSource<T: Sendable>: SharedEventDriver {
   private struct State {
     weak var event: SharedEvent<T>?
     var observers = 0
@@ -214,7 +221,7 @@ final class AsyncEventSource<T: Sendable>: Sendable {
     state.withLock { $0.sweeper }?.cancel()
   }
 
-  /// Called once by the event's initializer, which hands itself over.
+  /// Called once by the event's initializer, right after the event is made.
   func attach(to event: SharedEvent<T>) {
     let task = state.withLock { state -> Task<Void, Never>? in
       state.event = event

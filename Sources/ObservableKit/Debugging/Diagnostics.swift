@@ -32,13 +32,4 @@ public enum Diagnostics {
     false
     #endif
   }
-
-  /// Adjusts the count. Not inlinable, so that the count follows how ObservableKit itself
-  /// was built, whatever the build of the code that inlines the storage.
-  @usableFromInline
-  static func subscriptionsChanged(by delta: Int) {
-    #if DEBUG
-    okit_live_subscriptions_add(Int64(delta))
-    #endif
-  }
 }

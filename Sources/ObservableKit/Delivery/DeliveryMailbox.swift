@@ -430,6 +430,16 @@ package protocol DrainCounting {
   var drainsStarted: Int { get }
 }
 
+extension InlineSubscription: DrainCounting {
+  /// The drains of the mailbox kept beside the subscription (a main-actor subscription's,
+  /// see `MainActorEntry`); 0 for one that has none. It is here, not with the token in
+  /// Internal/: the engine hands out the link kept beside a subscription (`.link`), and the
+  /// mailbox it may be is Delivery's.
+  package var drainsStarted: Int {
+    (operate(id, .link) as? any DrainCounting)?.drainsStarted ?? 0
+  }
+}
+
 /// An asynchronous delivery (queue, main actor, isolated) as the upstream source feeds it.
 /// Each delivery ends itself with the same three lines (`finish`, `dispose`, `isDisposed`):
 /// written once in an extension of this protocol they cost an allocation per shared

@@ -138,3 +138,11 @@ public final class DisposeBag: Disposable {
     return unsafeBitCast(entry, to: InlineSubscription.self)
   }
 }
+
+extension DisposeBag: CustomDebugStringConvertible {
+  /// The number of entries the bag holds, or that it is disposed, for example
+  /// `DisposeBag(entries: 3)`.
+  public var debugDescription: String {
+    isDisposed ? "DisposeBag(disposed)" : "DisposeBag(entries: \(entryCount))"
+  }
+}

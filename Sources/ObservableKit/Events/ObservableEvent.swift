@@ -179,3 +179,10 @@ extension ObservableEvent where T == Void {
     notifyObservers(())
   }
 }
+
+extension ObservableEvent: CustomDebugStringConvertible {
+  /// The event's type and live observer count, for example `ObservableEvent<Int>(observers: 2)`.
+  public var debugDescription: String {
+    "ObservableEvent<\(T.self)>(observers: \(observerCount))"
+  }
+}

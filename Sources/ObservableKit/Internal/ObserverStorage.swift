@@ -83,7 +83,7 @@ package struct ObserverStorage<Value, State> {
     _ makeHandler: (UInt64) -> Handler,
     reading read: (inout State, UInt64) -> R
   ) -> (id: UInt64, read: R) {
-    Diagnostics.subscriptionsChanged(by: 1)
+    LiveSubscriptions.changed(by: 1)
     return withLock { header in
       let id = header.nextID
       header.nextID += 1
@@ -110,7 +110,7 @@ package struct ObserverStorage<Value, State> {
     _ make: (UInt64) -> (handler: Handler, link: OwnerLink),
     reading read: (inout State, UInt64) -> R
   ) -> (id: UInt64, read: R) {
-    Diagnostics.subscriptionsChanged(by: 1)
+    LiveSubscriptions.changed(by: 1)
     let (result, sweep) = withLock { header -> ((id: UInt64, read: R), ContiguousArray<OwnerEntry>?) in
       let id = header.nextID
       header.nextID += 1
@@ -167,7 +167,7 @@ package struct ObserverStorage<Value, State> {
       advanceEpochLocked()
       return handler
     }
-    if entry != nil { Diagnostics.subscriptionsChanged(by: -1) }
+    if entry != nil { LiveSubscriptions.changed(by: -1) }
     schedulePoint("storage.remove: the handler is released outside the lock")
     if let link { link.removed() }
     return entry
@@ -192,7 +192,7 @@ package struct ObserverStorage<Value, State> {
       advanceEpochLocked()
       return removed
     }
-    Diagnostics.subscriptionsChanged(by: -live)
+    LiveSubscriptions.changed(by: -live)
     // A source or hub going away: what its handlers captured (a delivery's feed, which
     // finishes the delivery) is released from here, while other threads may be draining.
     schedulePoint("storage.removeAll: the handlers are released outside the lock")

@@ -62,11 +62,3 @@ struct InlineSubscription: Disposable {
     operate(id, .stop)
   }
 }
-
-extension InlineSubscription: DrainCounting {
-  /// The drains of the mailbox kept beside the subscription (a main-actor subscription's,
-  /// see `MainActorEntry`); 0 for one that has none.
-  package var drainsStarted: Int {
-    (operate(id, .link) as? any DrainCounting)?.drainsStarted ?? 0
-  }
-}

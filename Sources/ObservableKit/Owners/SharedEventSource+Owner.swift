@@ -355,7 +355,7 @@ final class NonisolatedOwnerDelivery<Owner: AnyObject, Value: Sendable>: OwnerLi
       }
       return (entry, call, waiting)
     }
-    if released.0 != nil { Diagnostics.subscriptionsChanged(by: -1) }
+    if released.0 != nil { LiveSubscriptions.changed(by: -1) }
     schedulePoint("storage.remove: the handler is released outside the lock")
     withExtendedLifetime(released) {}
   }

@@ -456,6 +456,16 @@ public final class Property<T>: PropertySource {
   @inlinable public var isObserved: Bool { observerCount > 0 }
 }
 
+extension Property: CustomDebugStringConvertible {
+  /// The property's type, current value and live observer count, for example
+  /// `Property<Int>(value: 5, observers: 1)`. Reading it does not register an Observation
+  /// access.
+  public var debugDescription: String {
+    let current = storage.withLock { $0.state.value }
+    return "Property<\(T.self)>(value: \(String(reflecting: current)), observers: \(observerCount))"
+  }
+}
+
 
 /// What a property delivers to its handlers: one set.
 @usableFromInline

@@ -48,9 +48,10 @@ public final class SharedEvent<T: Sendable>: SharedEventSource, @unchecked Senda
   // `event`'s storage lock guards all of its state (its replay ring included), and every
   // handler this type registers on it is @Sendable (it only forwards to a Sendable delivery).
   @usableFromInline let event: ObservableEvent<T>
-  /// The iteration of the async sequence an event made with `init(_:replay:scope:start:stop:)`
-  /// delivers; nil otherwise. Sendable: its state is under its own lock.
-  @usableFromInline let source: AsyncEventSource<T>?
+  /// What drives the event besides ``notifyObservers(_:)``: the iteration of the async
+  /// sequence an event made with `init(_:replay:scope:start:stop:)` delivers; nil otherwise.
+  /// Sendable: its state is under its own lock.
+  @usableFromInline let source: (any SharedEventDriver)?
 
   /// Creates an event with no observers.
   public init() {
@@ -86,11 +87,11 @@ public final class SharedEvent<T: Sendable>: SharedEventSource, @unchecked Senda
     source = nil
   }
 
-  /// The designated initializer of an event fed by an async sequence.
-  init(replay count: Int, scope: ReplayScope, source: AsyncEventSource<T>) {
+  /// The designated initializer of an event driven by `source`, which the caller then hands
+  /// the event.
+  init(replay count: Int, scope: ReplayScope, source: any SharedEventDriver) {
     event = ObservableEvent(replay: count, scope: scope)
     self.source = source
-    source.attach(to: self)
   }
 
   /// Delivers `value` to every subscription, in subscription order; see the type's
@@ -98,31 +99,6 @@ public final class SharedEvent<T: Sendable>: SharedEventSource, @unchecked Senda
   @inlinable
   public func notifyObservers(_ value: T) {
     event.notifyObservers(value)
-  }
-
-  /// Registers `handler` for this event's values; the handler keeps the isolation of the
-  /// code that calls this method. See ``SharedEventSource/observe(_:fileID:line:)`` and, for
-  /// where and when each kind of handler runs, the type's discussion.
-  ///
-  /// - Returns: A disposable that ends this subscription. Dropping it does not end it.
-  @inlinable
-  public func observe(
-    @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (T) -> Void,
-    fileID: StaticString = #fileID,
-    line: UInt = #line
-  ) -> any Disposable {
-    // A main-actor handler on a plain event is a subscription of the event's own storage
-    // (`MainActorEntry`): one object, and the storage's token. A replaying or async-fed
-    // event keeps the general route, which orders the replay before live values. A
-    // nonisolated handler is told apart first: asking for the main actor costs a retain and
-    // a release (check-thresholds.sh, S1s and S3s).
-    let token: any Disposable
-    if handler.isolation != nil, source == nil, event.replay == nil, let call = BoundHandler.mainActorCall(handler) {
-      token = MainActorEntry.observe(call, on: event.storage)
-    } else {
-      token = IsolatedDelivery.observe(handler) { observeNonisolated($0) }
-    }
-    return SubscriptionSites.named(token, fileID, line)
   }
 
   /// Registers `handler`, called synchronously on the notifying thread, concurrently when
@@ -161,4 +137,14 @@ extension SharedEvent where T == Void {
   public func notifyObservers() {
     notifyObservers(())
   }
+}
+
+/// What drives a ``SharedEvent`` besides its `notifyObservers`, and sees each subscription
+/// made: the event's observers start and stop it. The iteration of an async sequence
+/// (Async/'s `AsyncEventSource`) is the one kind; the event names only this protocol, so
+/// Shared/ does not depend on the feature that drives it.
+@usableFromInline
+protocol SharedEventDriver: AnyObject, Sendable {
+  /// Registers with `register` and counts the observer; the returned disposable uncounts it.
+  func observe(_ register: () -> any Disposable) -> any Disposable
 }

@@ -75,7 +75,7 @@ struct ScheduleExplorationStreamsTests {
       },
       operations: [
         // The end of iteration 1 as its task reports it (the sequence returned nil).
-        { (state: State) in state.event.source!.iterationEnded(1, failure: nil) },
+        { (state: State) in state.event.iteration!.iterationEnded(1, failure: nil) },
         { (state: State) in state.token.value!.dispose() },
         { (state: State) in
           let log = state.log

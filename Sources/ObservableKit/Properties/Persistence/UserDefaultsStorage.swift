@@ -1,4 +1,4 @@
-// Foundation is imported here, in Persistence/ only: `UserDefaults` and its change
+// Foundation is imported here, in Properties/Persistence/ only: `UserDefaults` and its change
 // notification are Foundation's, and a persisted property must reach them (the core
 // imports no Foundation otherwise; `.ci/run` checks both).
 import Foundation

@@ -1,4 +1,4 @@
-// Foundation is imported here, in Persistence/ only, for the thread checks (`Thread`) and
+// Foundation is imported here, in Properties/Persistence/ only, for the thread checks (`Thread`) and
 // the main-queue hop of a confined property's reported changes.
 import Foundation
 

@@ -1,4 +1,4 @@
-// Foundation is imported here, in Persistence/ only, for the thread a confined property is
+// Foundation is imported here, in Properties/Persistence/ only, for the thread a confined property is
 // made on (`Thread`).
 import Foundation
 
@@ -54,27 +54,6 @@ extension Property {
   }
 }
 
-extension SharedProperty {
-  /// Creates a shared property kept in `storage`, as ``Property/init(_:storage:observationTracking:)-(_,Storage,_)``
-  /// does. A change reported by the store is applied at once, on the reporting thread.
-  ///
-  /// ```swift
-  /// let tags = SharedProperty(["a"], storage: .userDefaults("tags"))
-  /// ```
-  public convenience init<Storage: PropertyStorage<T>>(
-    _ defaultValue: T, storage: Storage, observationTracking: Bool = true
-  ) {
-    self.init(defaultValue, sharedStorage: storage, observationTracking: observationTracking)
-  }
-
-  /// Reads the store again and applies a change as one set; see
-  /// ``Property/reloadFromStorage()``. Call it from any thread; if the property is busy
-  /// with its store on another thread, that thread applies it, and this call returns first.
-  public func reloadFromStorage() {
-    property.reloadFromStorage()
-  }
-}
-
 // `UserDefaultsStorage<T>` is a `PropertyStorage` only through `T`'s `Codable` conformance
 // (a conditional conformance), so an actor-isolated `Codable` conformance (a
 // `@MainActor Codable`, or any conformance of a type in a module whose default isolation is
@@ -109,17 +88,5 @@ extension Property {
     )
     self.init(persistence.startValue, observationTracking: observationTracking, persistence: persistence)
     persistence.attach(to: self)
-  }
-}
-
-extension SharedProperty {
-  /// The one body of the shared persisted forms.
-  fileprivate convenience init<Storage: PropertyStorage<T>>(
-    _ defaultValue: T, sharedStorage storage: Storage, observationTracking: Bool
-  ) {
-    let persistence = StoredPropertyPersistence(storage: storage, defaultValue: defaultValue, delivery: .anyThread)
-    let property = Property(persistence.startValue, observationTracking: observationTracking, persistence: persistence)
-    persistence.attach(to: property)
-    self.init(property: property)
   }
 }
