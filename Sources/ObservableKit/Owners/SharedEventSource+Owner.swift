@@ -89,11 +89,12 @@ extension SharedEvent {
 /// Soundness of the `@unchecked Sendable`: `body` is made, once, at subscription, from the
 /// user's `@isolated(any) @Sendable` handler (``init(_:)`` and its siblings), retyped as the
 /// plain function it is (`IsolatedHandlerBox.retypedWithoutIsolation()` argues why that is
-/// called as the handler would be), and `isolation` is that handler's own. `OwnerBoundDelivery` calls it only as `observe { }` calls a handler
-/// of that isolation: nonisolated (a `@Sendable` function: from any thread, one call at a
-/// time), on the main actor (where `MainActorDelivery` has checked that main-actor code runs
-/// now, trapping otherwise), or on another actor (in `IsolatedDelivery`'s drain, isolated to
-/// that actor and checked there). Nothing else calls it, and nothing hands it out.
+/// called as the handler would be), and `isolation` is that handler's own.
+/// `OwnerBoundDelivery` calls it only as `observe { }` calls a handler of that isolation:
+/// nonisolated (a `@Sendable` function: from any thread, one call at a time), on the main
+/// actor (where `MainActorDelivery` has checked that main-actor code runs now, trapping
+/// otherwise), or on another actor (in `IsolatedDelivery`'s drain, isolated to that actor and
+/// checked there). Nothing else calls it, and nothing hands it out.
 @usableFromInline
 struct BoundOwnerCall<Owner: AnyObject, Value>: @unchecked Sendable {
   @usableFromInline let isolation: (any Actor)?
