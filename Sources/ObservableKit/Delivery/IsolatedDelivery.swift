@@ -137,16 +137,16 @@ final class IsolatedDelivery<Value: Sendable>: Disposable, FedDelivery, DrainCou
 ///
 /// Soundness of the `@unchecked Sendable`: `body` is the user's `@isolated(any) @Sendable`
 /// handler retyped once, at subscription, after checking with a precondition that its
-/// isolation is the actor it is bound to (the conversion is `BoundHandler`'s: an
-/// `@isolated(any)` function value is the plain function of its signature, and its isolation
-/// only says where it must be called). So it is code of that actor, bound to it.
+/// isolation is the actor it is bound to (`IsolatedHandlerBox.retypedWithoutIsolation()`
+/// says why the retyped function is called as the handler would be, and that only its
+/// isolation says where it must be called). So it is code of that actor, bound to it.
 /// `IsolatedDelivery` calls it only from its drain, a synchronous function whose `isolated`
 /// parameter is that same actor, so the compiler has the drain run on the actor's executor;
 /// the drain checks that at run time too where the runtime can (`preconditionIsolated`,
 /// from the 14 releases on), trapping instead of racing. The calls never overlap: one drain
 /// at a time (`DeliveryMailbox`), and the actor runs one job at a time. No other code calls
-/// it, and nothing hands it out. The owner-bound forms build theirs the same way from a
-/// handler that takes the owner (`BoundOwnerHandler`).
+/// it, and nothing hands it out. The owner-bound forms build theirs from a handler that takes
+/// the owner, retyped the same way (`BoundOwnerCall`, `BoundOwnerHandler`).
 @usableFromInline
 struct ActorCall<Value>: @unchecked Sendable {
   @usableFromInline let body: (Value) -> Void
@@ -155,11 +155,12 @@ struct ActorCall<Value>: @unchecked Sendable {
   @inlinable
   init(_ handler: @escaping @isolated(any) @Sendable (Value) -> Void, boundTo actor: any Actor) {
     precondition(handler.isolation === actor, "a handler bound to an actor it is not isolated to")
-    body = unsafeBitCast(BoundHandler.IsolatedBox(body: handler), to: BoundHandler<Value>.PlainBox.self).body
+    body = BoundHandler.IsolatedBox(body: handler).retypedWithoutIsolation().body
   }
 
-  /// `body`, code isolated to the actor the delivery drains on, made from a handler checked
-  /// as in ``init(_:boundTo:)``.
+  /// `body`, code isolated to the actor the delivery drains on: made from a handler whose own
+  /// isolation is that actor (`OwnerBoundDelivery` takes the actor from the handler's
+  /// `isolation`, so there is nothing to check).
   @inlinable
   init(body: @escaping (Value) -> Void) {
     self.body = body

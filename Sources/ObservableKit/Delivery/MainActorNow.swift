@@ -55,12 +55,4 @@ enum MainActorNow {
       DispatchQueue.main.async { drain() }
     }
   }
-
-  /// `handler`, a main-actor function, as the plain function it is, to be called only where
-  /// ``isCurrent`` holds or from main-actor code (see `MainActorCall`).
-  /// Not inlined: the conversion happens once, at subscription, at the generic level.
-  @usableFromInline
-  static func retype<Value>(_ handler: @escaping @MainActor (Value) -> Void) -> (Value) -> Void {
-    unsafeBitCast(handler, to: ((Value) -> Void).self)
-  }
 }

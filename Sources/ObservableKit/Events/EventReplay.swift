@@ -291,6 +291,8 @@ final class ReplayGate<Value> {
   }
 }
 
-// `state` is only touched under its lock, and it holds values, not closures. The shared
-// family hands its gates to @Sendable handlers.
-extension ReplayGate: @unchecked Sendable where Value: Sendable {}
+// Checked: the one stored property, `state`, is a `Locked` box, whose mutex guards the
+// state, and the state holds values, not closures. The shared family hands its gates to
+// @Sendable handlers.
+extension ReplayGate: Sendable where Value: Sendable {}
+extension ReplayGate.State: Sendable where Value: Sendable {}

@@ -16,7 +16,7 @@
 /// subscribing. The first complete array is made of the replays (and of any set that raced
 /// with them): `observeChanges` skips exactly that one.
 final class LatestValues<Value> {
-  private struct State {
+  fileprivate struct State {
     var values: [Value?]
     var missing: Int
     var skipsFirstArray: Bool
@@ -70,8 +70,10 @@ final class LatestValues<Value> {
   }
 }
 
-// The state is only touched under its lock, and it holds no closures.
-extension LatestValues: @unchecked Sendable where Value: Sendable {}
+// Checked: the one stored property is a `Locked` box, whose mutex guards the state, and the
+// state holds values, no closures.
+extension LatestValues: Sendable where Value: Sendable {}
+extension LatestValues.State: Sendable where Value: Sendable {}
 
 extension LatestValues where Value: Sendable {
   /// ``LatestValues/observe(_:skippingReplay:_:)`` for the shared family, whose handlers are

@@ -197,7 +197,7 @@ extension Collection where Element: PropertySource {
 /// The fold is user code, so it runs outside the lock; a generation counter detects a result
 /// stored by another thread meanwhile, and the fold then runs again on that newer result.
 final class Accumulator<Result> {
-  private struct State {
+  fileprivate struct State {
     var result: Result
     var generation: UInt64 = 0
   }
@@ -225,8 +225,10 @@ final class Accumulator<Result> {
   }
 }
 
-// The state is only touched under its lock, and it holds no closures.
-extension Accumulator: @unchecked Sendable where Result: Sendable {}
+// Checked: the one stored property is a `Locked` box, whose mutex guards the state, and the
+// state holds values, no closures.
+extension Accumulator: Sendable where Result: Sendable {}
+extension Accumulator.State: Sendable where Result: Sendable {}
 
 /// The latest value one subscription heard, for `withLatestFrom` and `pairwise`.
 final class LatestValue<Value> {
@@ -246,8 +248,8 @@ final class LatestValue<Value> {
   var current: Value? { state.withLock { $0 } }
 }
 
-// The state is only touched under its lock, and it holds no closures.
-extension LatestValue: @unchecked Sendable where Value: Sendable {}
+// Checked: the one stored property is a `Locked` box, whose mutex guards the value.
+extension LatestValue: Sendable where Value: Sendable {}
 
 extension EventSource {
   /// Delivers the values of the source that `transform` picks for this source's latest

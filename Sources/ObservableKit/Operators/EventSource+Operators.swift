@@ -94,7 +94,7 @@ extension EventSource where Value: Equatable {
 /// The comparison is user code, so it runs outside the lock; a generation counter detects a
 /// concurrent replacement, and the comparison is then made again against the newer value.
 final class LastValue<Value> {
-  private struct State {
+  fileprivate struct State {
     var value: Value?
     var generation: UInt64 = 0
   }
@@ -122,5 +122,7 @@ final class LastValue<Value> {
   }
 }
 
-// The state is only touched under its lock, and it holds no closures.
-extension LastValue: @unchecked Sendable where Value: Sendable {}
+// Checked: the one stored property is a `Locked` box, whose mutex guards the state, and the
+// state holds values, no closures.
+extension LastValue: Sendable where Value: Sendable {}
+extension LastValue.State: Sendable where Value: Sendable {}

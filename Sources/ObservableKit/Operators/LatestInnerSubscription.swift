@@ -15,7 +15,7 @@
 /// - A new inner subscription that is no longer current when it is stored (a later switch
 ///   or the end came first) is disposed at once.
 final class LatestInnerSubscription<Value>: Disposable {
-  private struct State {
+  fileprivate struct State {
     var generation: UInt64 = 0
     var inner: (any Disposable)?
     var isEnded = false
@@ -112,6 +112,8 @@ final class LatestInnerSubscription<Value>: Disposable {
   var isDisposed: Bool { state.withLock { $0.isEnded } }
 }
 
-// `state` is only touched under its lock; it holds values and disposables (Sendable), no
-// closures. The shared family hands it to @Sendable handlers.
-extension LatestInnerSubscription: @unchecked Sendable where Value: Sendable {}
+// Checked: the stored properties are a `Locked` box, whose mutex guards the state (values
+// and disposables, which are Sendable, no closures), and a `DisposableSlot`. The shared
+// family hands it to @Sendable handlers.
+extension LatestInnerSubscription: Sendable where Value: Sendable {}
+extension LatestInnerSubscription.State: Sendable where Value: Sendable {}

@@ -88,12 +88,13 @@ extension SharedEvent {
 ///
 /// Soundness of the `@unchecked Sendable`: `body` is made, once, at subscription, from the
 /// user's `@isolated(any) @Sendable` handler (``init(_:)`` and its siblings), retyped as the
-/// plain function it is (`BoundHandler`'s argument, for one more parameter), and `isolation`
-/// is that handler's own. `OwnerBoundDelivery` calls it only as `observe { }` calls a handler
-/// of that isolation: nonisolated (a `@Sendable` function: from any thread, one call at a
-/// time), on the main actor (where `MainActorDelivery` has checked that main-actor code runs
-/// now, trapping otherwise), or on another actor (in `IsolatedDelivery`'s drain, isolated to
-/// that actor and checked there). Nothing else calls it, and nothing hands it out.
+/// plain function it is (`IsolatedHandlerBox.retypedWithoutIsolation()` argues why that is
+/// called as the handler would be), and `isolation` is that handler's own.
+/// `OwnerBoundDelivery` calls it only as `observe { }` calls a handler of that isolation:
+/// nonisolated (a `@Sendable` function: from any thread, one call at a time), on the main
+/// actor (where `MainActorDelivery` has checked that main-actor code runs now, trapping
+/// otherwise), or on another actor (in `IsolatedDelivery`'s drain, isolated to that actor and
+/// checked there). Nothing else calls it, and nothing hands it out.
 @usableFromInline
 struct BoundOwnerCall<Owner: AnyObject, Value>: @unchecked Sendable {
   @usableFromInline let isolation: (any Actor)?
@@ -103,7 +104,7 @@ struct BoundOwnerCall<Owner: AnyObject, Value>: @unchecked Sendable {
   @inlinable
   init(_ handler: @escaping @isolated(any) @Sendable (Owner, Value) -> Void) {
     isolation = handler.isolation
-    body = unsafeBitCast(IsolatedBox(body: handler), to: PlainBox.self).body
+    body = IsolatedBox(body: handler).retypedWithoutIsolation().body
   }
 
   /// A call of `body`, made from a handler already bound to `isolation` (a `BoundOwnerCall`
@@ -124,12 +125,13 @@ struct BoundOwnerCall<Owner: AnyObject, Value>: @unchecked Sendable {
     }
   }
 
-  // Cast as `BoundHandler` casts: the boxes keep the function at one abstraction.
-  @usableFromInline struct IsolatedBox {
+  /// An owner-bound handler, and the same function without its isolation.
+  @usableFromInline struct IsolatedBox: IsolatedHandlerBox {
+    @usableFromInline typealias Plain = SendableBox
     @usableFromInline let body: @isolated(any) @Sendable (Owner, Value) -> Void
     @inlinable init(body: @escaping @isolated(any) @Sendable (Owner, Value) -> Void) { self.body = body }
   }
-  @usableFromInline struct PlainBox { @usableFromInline let body: (Owner, Value) -> Void }
+  @usableFromInline struct SendableBox { @usableFromInline let body: @Sendable (Owner, Value) -> Void }
 }
 
 /// The retyping of an owner-bound handler of two values (``SharedProperty/subscribe(_:block:)-2l52k``),
@@ -139,11 +141,14 @@ enum BoundOwnerHandler<Owner, A, B> {
   typealias Isolated = @isolated(any) @Sendable (Owner, A, B) -> Void
 
   static func plain(_ handler: @escaping Isolated) -> (Owner, A, B) -> Void {
-    unsafeBitCast(IsolatedBox(body: handler), to: PlainBox.self).body
+    IsolatedBox(body: handler).retypedWithoutIsolation().body
   }
 
-  private struct IsolatedBox { let body: Isolated }
-  private struct PlainBox { let body: (Owner, A, B) -> Void }
+  private struct IsolatedBox: IsolatedHandlerBox {
+    typealias Plain = SendableBox
+    let body: Isolated
+  }
+  private struct SendableBox { let body: @Sendable (Owner, A, B) -> Void }
 }
 
 /// The delivery of an owner-bound call, by its isolation, as `IsolatedDelivery.observe`
