@@ -105,7 +105,8 @@ for target in "${targets[@]}"; do
 done
 for file in "$package"/Expected/*.txt "$package"/Expected/before-26/*.txt; do
   [ -e "$file" ] || continue
-  printf '%s\n' "${targets[@]}" | grep -qxF "$(basename "$file" .txt)" ||
+  # A here-string, not a pipe: under pipefail, grep's early exit can fail `printf | grep -q`.
+  grep -qxF "$(basename "$file" .txt)" <<<"$(printf '%s\n' "${targets[@]}")" ||
     fail "$file: belongs to no target; delete it"
 done
 

@@ -45,13 +45,21 @@ while IFS= read -r page; do pages+=("$page"); done < <(
 [ ${#pages[@]} -gt 0 ] || die "no pages listed in $playground/contents.xcplayground"
 
 # Every listed page exists, and every page folder is listed.
+# Whether a page of that name exists. A loop, not `printf | grep -q`: under pipefail, grep's
+# early exit can kill printf with SIGPIPE and fail the pipeline although the page exists.
+has_page() {
+  local page
+  for page in "${pages[@]}"; do [ "$page" = "$1" ] && return 0; done
+  return 1
+}
+
 for page in "${pages[@]}"; do
   [ -f "$playground/Pages/$page.xcplaygroundpage/Contents.swift" ] ||
     die "$playground/contents.xcplayground lists '$page', but Pages/$page.xcplaygroundpage/Contents.swift does not exist"
 done
 for folder in "$playground"/Pages/*.xcplaygroundpage; do
   page=$(basename "$folder" .xcplaygroundpage)
-  printf '%s\n' "${pages[@]}" | grep -qxF "$page" ||
+  has_page "$page" ||
     die "$folder is not listed in $playground/contents.xcplayground"
 done
 
@@ -62,7 +70,7 @@ fi
 
 if [ ${#requested[@]} -gt 0 ]; then
   for page in "${requested[@]}"; do
-    printf '%s\n' "${pages[@]}" | grep -qxF "$page" ||
+    has_page "$page" ||
       die "no page named '$page'; the pages are: ${pages[*]}"
   done
   selected=("${requested[@]}")
@@ -151,7 +159,7 @@ if [ "$mode" = check ] && [ ${#requested[@]} -eq 0 ]; then
   for file in "$expected"/*.txt "$expected"/before-26/*.txt; do
     [ -e "$file" ] || continue
     page=$(basename "$file" .txt)
-    if ! printf '%s\n' "${pages[@]}" | grep -qxF "$page"; then
+    if ! has_page "$page"; then
       echo "FAIL $file belongs to no page; delete it"
       failed+=("$file")
     fi

@@ -29,7 +29,7 @@ fi
 
 files=()
 for feature in "$@"; do
-  features | grep -qx "$feature" || { echo "error: no feature '$feature' (--list names them)" >&2; exit 2; }
+  grep -qx "$feature" <<<"$(features)" || { echo "error: no feature '$feature' (--list names them)" >&2; exit 2; }
   for f in Tests/*/"$feature"/*.swift $(extra "$feature"); do [ -f "$f" ] && files+=("$f"); done
 done
 [ ${#files[@]} -gt 0 ] || { echo "error: no test files for $*" >&2; exit 1; }
