@@ -68,14 +68,14 @@ extension SharedEventSource {
     policy: AsyncHandlerPolicy,
     _ call: @escaping @Sendable (Owner, Value) async -> Void
   ) -> any Disposable {
-    OwnerBinding.bind(owner) { binding in
+    ExternalOwner.subscribe(owner) { external in
       let runner = AsyncHandlerRunner<Value>(policy: policy) { value in
-        guard let owner = binding.owner else { return false }
+        guard let owner = external.owner else { return false }
         await call(owner, value)
         return true
       }
       runner.attach(observeNonisolated { value in
-        if binding.owner(endingIfGone: runner) != nil { runner.receive(value) }
+        if external.owner(endingIfGone: runner) != nil { runner.receive(value) }
       })
       return runner
     }

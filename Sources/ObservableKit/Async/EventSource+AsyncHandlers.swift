@@ -34,15 +34,15 @@ extension EventSource {
     isolation: isolated any Actor = #isolation,
     _ handler: nonisolated(nonsending) @escaping (Owner, Value) async -> Void
   ) -> any Disposable {
-    OwnerBinding.bind(owner) { binding in
+    ExternalOwner.subscribe(owner) { external in
       let token = ConfinedAsyncToken()
       let runner = ConfinedAsyncRunner<Value>(policy: policy, token: token) { value in
-        guard let owner = binding.owner else { return false }
+        guard let owner = external.owner else { return false }
         await handler(owner, value)
         return true
       }
       token.attach(observe { value in
-        if binding.owner(endingIfGone: token) != nil { runner.receive(value, isolation: isolation) }
+        if external.owner(endingIfGone: token) != nil { runner.receive(value, isolation: isolation) }
       })
       return token
     }

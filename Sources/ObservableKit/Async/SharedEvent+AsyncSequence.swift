@@ -137,7 +137,7 @@ extension SharedEvent {
 /// - A subscription is made before it is counted, and, if the count finds the event ended,
 ///   it is ended again: the end removes every subscription after recording itself, so none
 ///   made around the end survives it.
-/// - An owner-bound subscription (one made inside `OwnerBinding.bind`, directly or through
+/// - An owner-bound subscription (one made inside `ExternalOwner.subscribe`, directly or through
 ///   an operator chain) is listed in `watched`, weakly, with its owners. While the iteration
 ///   runs and the list is not empty, one sweeper task checks the owners every
 ///   ``sweepInterval`` and disposes the subscriptions whose owner has gone, which uncounts
@@ -239,7 +239,7 @@ final class AsyncEventSource<T: Sendable>: SharedEventDriver {
   func observe(_ register: () -> any Disposable) -> any Disposable {
     if end != nil { return Self.endedSubscription() }
     // The owners of an owner-bound subscription being made on this thread, if this is one.
-    let owners = OwnerBindingFrame.currentOwners
+    let owners = ExternalOwnerFrame.currentOwners
     let token = register()
     let subscription = SourceSubscription(token, source: self, owners: owners)
     schedulePoint("source: registered; counting the observer")
@@ -374,7 +374,7 @@ extension ObservableEvent {
 final class SourceSubscription<T: Sendable>: Disposable {
   private let token: any Disposable
   private let source: AsyncEventSource<T>
-  /// The owners it was bound to, if it is owner-bound (see `OwnerBindingFrame`).
+  /// The owners it was bound to, if it is owner-bound (see `ExternalOwnerFrame`).
   private let owners: [WeakReference]
   private let counted = Locked(true)
 

@@ -432,7 +432,7 @@ package protocol DrainCounting {
 
 extension InlineSubscription: DrainCounting {
   /// The drains of the mailbox kept beside the subscription (a main-actor subscription's,
-  /// see `MainActorEntry`); 0 for one that has none. It is here, not with the token in
+  /// see `MainActorSubscription`); 0 for one that has none. It is here, not with the token in
   /// Internal/: the engine hands out the link kept beside a subscription (`.link`), and the
   /// mailbox it may be is Delivery's.
   package var drainsStarted: Int {

@@ -4,7 +4,7 @@
 ///
 /// `observe { }` and `observeChanges { }` give a nonisolated handler to `NonisolatedDelivery`
 /// and a main-actor one to `MainActorDelivery`, which call them synchronously where they may
-/// on every OS version (see ``observe(_:through:)`` and `BoundHandler`); this class delivers
+/// on every OS version (see ``observe(_:through:)`` and `IsolationRetyping`); this class delivers
 /// the rest.
 ///
 /// Values wait in the mailbox, and one job on the actor drains all that waits: one job per
@@ -39,39 +39,48 @@ final class IsolatedDelivery<Value: Sendable>: Disposable, FedDelivery, DrainCou
   }
 
   /// Delivers to `handler`, with its own isolation, what the subscription `subscribe` makes
-  /// hears.
-  ///
-  /// A nonisolated handler and a main-actor one are called synchronously where the rules
-  /// allow, on every OS version, with no task (`BoundHandler` says why that is sound):
-  /// - nonisolated: `NonisolatedDelivery`, on the notifying thread;
-  /// - main actor: `MainActorDelivery`, the delivery of `observe(on: MainActor.shared)`, at
-  ///   once on the main actor, and otherwise one main-actor job per burst.
-  /// A handler isolated to any other actor gets an `IsolatedDelivery`, drained on its actor.
-  ///
-  /// Inlinable, so that the deliveries are specialized for the value type where the
-  /// subscription is made (see `DeliveryMailbox`).
+  /// hears: the handler retyped once (``IsolatedHandlerBox/retypedWithoutIsolation()``) and
+  /// given to ``route(isolation:_:through:)`` with the isolation it had.
   @inlinable
   static func observe(
     _ handler: @escaping @isolated(any) @Sendable (Value) -> Void,
     through subscribe: (@escaping @Sendable (Value) -> Void) -> any Disposable
   ) -> any Disposable {
-    if handler.isolation == nil {
-      return NonisolatedDelivery(call: BoundHandler.nonisolatedCall(handler), subscribe: subscribe)
-    }
-    if let call = BoundHandler.mainActorCall(handler) {
-      return MainActorDelivery(call: call, subscribe: subscribe)
-    }
-    return observeOnActor(handler, through: subscribe)
+    route(
+      isolation: handler.isolation,
+      IsolationRetyping.IsolatedBox(body: handler).retypedWithoutIsolation().body,
+      through: subscribe)
   }
 
-  /// The delivery of a handler isolated to an actor other than the main actor.
+  /// The one choice of a shared handler's delivery by its isolation, for `observe { }` and
+  /// the owner-bound forms alike. `body` is the handler retyped without its isolation, and
+  /// `isolation` the isolation it had (read from the handler itself, so there is nothing to
+  /// check): each delivery calls `body` only where that isolation is current.
+  ///
+  /// A nonisolated handler and a main-actor one are called synchronously where the rules
+  /// allow, on every OS version, with no task (`IsolationRetyping` says why that is sound):
+  /// - nonisolated: `NonisolatedDelivery`, on the notifying thread;
+  /// - main actor (by identity: one question to the runtime, since each read of
+  ///   `MainActor.shared` costs a retain and a release): `MainActorDelivery`, the delivery
+  ///   of `observe(on: MainActor.shared)`, at once on the main actor, and otherwise one
+  ///   main-actor job per burst.
+  /// A handler isolated to any other actor gets an `IsolatedDelivery`, drained on its actor.
+  ///
+  /// Inlinable, so that the deliveries are specialized for the value type where the
+  /// subscription is made (see `DeliveryMailbox`).
   @inlinable
-  static func observeOnActor(
-    _ handler: @escaping @isolated(any) @Sendable (Value) -> Void,
+  static func route(
+    isolation: (any Actor)?,
+    _ body: @escaping @Sendable (Value) -> Void,
     through subscribe: (@escaping @Sendable (Value) -> Void) -> any Disposable
-  ) -> any Disposable {
-    let actor = handler.isolation.unsafelyUnwrapped
-    return IsolatedDelivery(actor: actor, call: ActorCall(handler, boundTo: actor), subscribe: subscribe)
+  ) -> any AnyObject & Disposable {
+    guard let isolation else {
+      return NonisolatedDelivery(call: SendableCall(body: body), subscribe: subscribe)
+    }
+    if isolation === MainActor.shared {
+      return MainActorDelivery(call: MainActorCall(body: body), subscribe: subscribe)
+    }
+    return IsolatedDelivery(actor: isolation, call: ActorCall(body: body), subscribe: subscribe)
   }
 
   /// Queues `value` behind what waits; starts the actor's job if none is pending or running.
@@ -136,31 +145,24 @@ final class IsolatedDelivery<Value: Sendable>: Disposable, FedDelivery, DrainCou
 /// it: a plain function (see `MainActorCall` on why the form matters for a specialized drain).
 ///
 /// Soundness of the `@unchecked Sendable`: `body` is the user's `@isolated(any) @Sendable`
-/// handler retyped once, at subscription, after checking with a precondition that its
-/// isolation is the actor it is bound to (`IsolatedHandlerBox.retypedWithoutIsolation()`
+/// handler retyped once, at subscription, and paired with the actor its own `isolation` names
+/// (`IsolatedHandlerBox.retypedWithoutIsolation()`
 /// says why the retyped function is called as the handler would be, and that only its
-/// isolation says where it must be called). So it is code of that actor, bound to it.
+/// isolation says where it must be called). So it is code of that actor, isolated to it.
 /// `IsolatedDelivery` calls it only from its drain, a synchronous function whose `isolated`
 /// parameter is that same actor, so the compiler has the drain run on the actor's executor;
 /// the drain checks that at run time too where the runtime can (`preconditionIsolated`,
 /// from the 14 releases on), trapping instead of racing. The calls never overlap: one drain
 /// at a time (`DeliveryMailbox`), and the actor runs one job at a time. No other code calls
 /// it, and nothing hands it out. The owner-bound forms build theirs from a handler that takes
-/// the owner, retyped the same way (`BoundOwnerCall`, `BoundOwnerHandler`).
+/// the owner, retyped the same way (`IsolatedOwnerCall`, `OwnerBlockRetyping`).
 @usableFromInline
 struct ActorCall<Value>: @unchecked Sendable {
   @usableFromInline let body: (Value) -> Void
 
-  /// `handler`, isolated to `actor`, in the form the drain calls.
-  @inlinable
-  init(_ handler: @escaping @isolated(any) @Sendable (Value) -> Void, boundTo actor: any Actor) {
-    precondition(handler.isolation === actor, "a handler bound to an actor it is not isolated to")
-    body = BoundHandler.IsolatedBox(body: handler).retypedWithoutIsolation().body
-  }
-
   /// `body`, code isolated to the actor the delivery drains on: made from a handler whose own
-  /// isolation is that actor (`OwnerBoundDelivery` takes the actor from the handler's
-  /// `isolation`, so there is nothing to check).
+  /// isolation is that actor (``IsolatedDelivery/route(isolation:_:through:)`` takes the
+  /// actor from the handler's `isolation`, so there is nothing to check).
   @inlinable
   init(body: @escaping (Value) -> Void) {
     self.body = body

@@ -91,7 +91,7 @@ final class MainActorDelivery<Value: Sendable>: Disposable, CallingDelivery, Dra
 }
 
 /// A main-actor subscription that calls its handler at once where main-actor code may run
-/// (`MainActorDelivery`, `MainActorEntry`): the synchronous call and the job's drain, written
+/// (`MainActorDelivery`, `MainActorSubscription`): the synchronous call and the job's drain, written
 /// once for both.
 ///
 /// `isCalling` and `drainsAfterCall` are bound to the main actor: read and written only where

@@ -15,13 +15,13 @@ extension SharedEvent {
     line: UInt = #line
   ) -> any Disposable {
     // A main-actor handler on a plain event is a subscription of the event's own storage
-    // (`MainActorEntry`): one object, and the storage's token. A replaying or async-fed
+    // (`MainActorSubscription`): one object, and the storage's token. A replaying or async-fed
     // event keeps the general route, which orders the replay before live values. A
     // nonisolated handler is told apart first: asking for the main actor costs a retain and
     // a release (check-thresholds.sh, S1s and S3s).
     let token: any Disposable
-    if handler.isolation != nil, source == nil, event.replay == nil, let call = BoundHandler.mainActorCall(handler) {
-      token = MainActorEntry.observe(call, on: event.storage)
+    if handler.isolation != nil, source == nil, event.replay == nil, let call = IsolationRetyping.mainActorCall(handler) {
+      token = MainActorSubscription.observe(call, on: event.storage)
     } else {
       token = IsolatedDelivery.observe(handler) { observeNonisolated($0) }
     }

@@ -123,7 +123,7 @@ final class EventReplay<Value> {
     let gate = ReplayGate<Value>()
     let (id, (backlog, epoch, _)) = storage.addOwnerBound(
       { id in
-        let bound = OwnerBoundHandler(owner: owner, storage: storage, id: id) { owner, value in
+        let bound = OwnerBoundSubscription(owner: owner, storage: storage, id: id) { owner, value in
           if gate.admit(value) { handler(owner, value) }
         }
         return ({ bound.call($0) }, bound)

@@ -130,7 +130,7 @@ public final class ObservableEvent<T>: EventSource {
     with owner: Owner,
     _ handler: @escaping (Owner, T) -> Void
   ) -> any Disposable {
-    // The storage's own owner subscription, not `OwnerBinding`: a gone owner stops
+    // The storage's own owner subscription, not `ExternalOwner`: a gone owner stops
     // counting in `observerCount` at once, and the storage, not a record of the owner,
     // holds the link (see `OwnerLink`).
     if replay != nil {

@@ -129,7 +129,7 @@ public final class EventHub {
     _ handler: @escaping (Owner, Payload) -> Void
   ) -> any Disposable {
     let filter = HubSenderFilter(sender)
-    // The channel's own owner-bound form, not `OwnerBinding`: its storage knows the owner,
+    // The channel's own owner-bound form, not `ExternalOwner`: its storage knows the owner,
     // so a gone owner stops counting in `observerCount(of:)` at once.
     return channel(for: message.channelKey, Payload.self).observe(with: owner) { owner, post in
       if filter.admits(post.sender) { handler(owner, post.payload) }

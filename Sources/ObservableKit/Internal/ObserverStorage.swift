@@ -125,12 +125,12 @@ package struct ObserverStorage<Value, State> {
   }
 
   /// Registers `handler` for as long as `owner` is alive, passing it in: one object
-  /// (``OwnerBoundHandler``) is the link, the handler's context and the owner check.
+  /// (``OwnerBoundSubscription``) is the link, the handler's context and the owner check.
   @inlinable
   package func add<Owner: AnyObject>(owner: Owner, _ handler: @escaping (Owner, Value) -> Void) -> UInt64 {
     addOwnerBound(
       { [self] id in
-        let bound = OwnerBoundHandler(owner: owner, storage: self, id: id, handler: handler)
+        let bound = OwnerBoundSubscription(owner: owner, storage: self, id: id, handler: handler)
         return ({ bound.call($0) }, bound)
       },
       reading: { _, _ in () }
@@ -262,7 +262,7 @@ package struct ObserverStorage<Value, State> {
 /// The owner of an owner-bound subscription, held weakly: what the storage keeps beside the
 /// subscription (``ObserverStorageHeader/owners``) to count, unsubscribe and sweep it. A
 /// subscription's own object derives from it where one object can be the link, the handler's
-/// context and the owner check (``OwnerBoundHandler``), so the link costs no allocation.
+/// context and the owner check (``OwnerBoundSubscription``), so the link costs no allocation.
 ///
 /// Why no record per owner: a record has to be found from the owner, which costs a lookup
 /// in a process-wide table (or, on Apple platforms, `objc_getAssociatedObject` under the
@@ -284,7 +284,7 @@ package class OwnerLink {
   }
 
   /// A link with no owner, kept among the links that hear of their removal
-  /// (``OwnerLinks/hearing``): ``MainActorEntry``'s mailbox.
+  /// (``OwnerLinks/hearing``): ``MainActorSubscription``'s mailbox.
   @inlinable
   package init() {}
 
@@ -298,7 +298,7 @@ package class OwnerLink {
   /// Called, outside the lock, on a link among those that hear of their removal
   /// (``OwnerLinks/hearing``), once the subscription's token removed it from the storage
   /// (`dispose()`, or a bag's stop). A link that holds what the subscription still has to
-  /// deliver (``MainActorEntry``'s mailbox) drops it here.
+  /// deliver (``MainActorSubscription``'s mailbox) drops it here.
   @usableFromInline
   package func removed() {}
 }
@@ -308,7 +308,7 @@ package class OwnerLink {
 /// The owner is loaded for each call and passed strongly; the first call that finds it gone
 /// ends the subscription instead.
 @usableFromInline
-final class OwnerBoundHandler<Owner: AnyObject, Value, State>: OwnerLink {
+final class OwnerBoundSubscription<Owner: AnyObject, Value, State>: OwnerLink {
   @usableFromInline let storage: ObserverStorage<Value, State>
   @usableFromInline let id: UInt64
   @usableFromInline let handler: (Owner, Value) -> Void
@@ -427,7 +427,7 @@ package struct ObserverStorageHeader<Value, State> {
   }
 
   /// Keeps `link` beside the live subscription `id`, among the links that hear of their
-  /// removal: for a subscription that makes its link after it began (``MainActorEntry``'s
+  /// removal: for a subscription that makes its link after it began (``MainActorSubscription``'s
   /// mailbox).
   @inlinable
   mutating func insertLink(_ link: OwnerLink, for id: UInt64) {
@@ -457,7 +457,7 @@ final class OwnerLinks {
   // with them at 41cc83d, 1,880 without them at 1e2ffd7, count-instructions.sh).
   @exclusivity(unchecked) @usableFromInline var bag = SubscriptionBag<OwnerEntry>()
   /// The links that hear of their subscription's removal by its token (``OwnerLink/removed()``)
-  /// and of the storage's end: a main-actor subscription's mailbox (``MainActorEntry``). They
+  /// and of the storage's end: a main-actor subscription's mailbox (``MainActorSubscription``). They
   /// have no owner, so sweeps and counts never look at them.
   @exclusivity(unchecked) @usableFromInline var hearing = SubscriptionBag<OwnerEntry>()
   /// The number of links at which the next owner-bound add sweeps out dead owners;

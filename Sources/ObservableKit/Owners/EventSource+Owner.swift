@@ -8,10 +8,10 @@ extension EventSource {
     with owner: Owner,
     _ handler: @escaping (Owner, Value) -> Void
   ) -> any Disposable {
-    OwnerBinding.bind(owner) { binding in
+    ExternalOwner.subscribe(owner) { external in
       let slot = DisposableSlot()
       slot.fill(observe { value in
-        guard let owner = binding.owner(endingIfGone: slot) else { return }
+        guard let owner = external.owner(endingIfGone: slot) else { return }
         handler(owner, value)
       })
       return slot

@@ -1,9 +1,9 @@
 /// Ties to their owner's life the owner-bound subscriptions whose source cannot know the
-/// owner: those made through a source's public API by ``OwnerBinding`` (derived sources, the
+/// owner: those made through a source's public API by ``ExternalOwner`` (derived sources, the
 /// shared family's deliveries, actors as owners, async handlers). When the owner is found
 /// gone, the subscription ends and its handler is released, without any value arriving.
 ///
-/// Owner binding is two mechanisms, each for a reason:
+/// Owner-bound observation is two mechanisms, each for a reason:
 /// - **The storage's own** (`ObserverStorage.addOwnerBound`, behind `ObservableEvent`,
 ///   `Property`, `SharedProperty` and `EventHub`): the storage keeps the owner's link beside
 ///   the subscription, because `observerCount` and `unsubscribe(_:)` need it there anyway,
@@ -23,8 +23,8 @@ enum OwnerLifetime {
   /// Ends `subscription` once `owner` is found gone. `subscription` must be an object the
   /// source keeps alive while the subscription lasts (its handler captures it): the list
   /// holds it weakly.
-  static func bind(_ subscription: some AnyObject & Disposable, to owner: WeakReference) {
-    BoundSubscriptions.shared.add(owner: owner, subscription)
+  static func tie(_ subscription: some AnyObject & Disposable, to owner: WeakReference) {
+    OwnerLifetimeList.shared.add(owner: owner, subscription)
   }
 }
 
@@ -40,26 +40,26 @@ enum OwnerLifetime {
 /// and comes back to replace those `n` entries with the ones kept. Meanwhile entries are only
 /// appended (one sweep at a time: the threshold is `Int.max` while it runs), so the first `n`
 /// are still the copy's, and an add made meanwhile is kept.
-final class BoundSubscriptions: Sendable {
-  static let shared = BoundSubscriptions()
+final class OwnerLifetimeList: Sendable {
+  static let shared = OwnerLifetimeList()
 
-  struct Bound: Sendable {
+  struct Member: Sendable {
     let owner: WeakReference
     weak var subscription: (any AnyObject & Disposable)?
   }
 
   private struct State: Sendable {
-    var entries: ContiguousArray<Bound> = []
+    var entries: ContiguousArray<Member> = []
     /// The size at which the next add sweeps; `Int.max` while a sweep runs.
-    var sweepAt = BoundSubscriptions.minimumSweepSize
+    var sweepAt = OwnerLifetimeList.minimumSweepSize
   }
 
   static let minimumSweepSize = 64
   private let state = Locked(State())
 
   func add(owner: WeakReference, _ subscription: any AnyObject & Disposable) {
-    let sweep = state.withLock { state -> ContiguousArray<Bound>? in
-      state.entries.append(Bound(owner: owner, subscription: subscription))
+    let sweep = state.withLock { state -> ContiguousArray<Member>? in
+      state.entries.append(Member(owner: owner, subscription: subscription))
       guard state.entries.count >= state.sweepAt else { return nil }
       state.sweepAt = .max
       return state.entries
@@ -69,9 +69,9 @@ final class BoundSubscriptions: Sendable {
 
   /// Ends the subscriptions of dead owners among `entries` (the list's first entries, copied
   /// under the lock) and drops the ended ones; see the invariant above.
-  private func sweep(_ entries: ContiguousArray<Bound>) {
+  private func sweep(_ entries: ContiguousArray<Member>) {
     schedulePoint("bound subscriptions: sweeping a copy outside the lock")
-    var kept = ContiguousArray<Bound>()
+    var kept = ContiguousArray<Member>()
     for entry in entries {
       guard let subscription = entry.subscription else { continue }
       if entry.owner.object == nil {

@@ -38,8 +38,8 @@ extension SharedEventSource {
     with owner: Owner,
     _ handler: @escaping @Sendable (isolated Owner, Value) -> Void
   ) -> any Disposable {
-    OwnerBinding.bind(owner) { binding in
-      let delivery = ActorOwnerDelivery(owner: binding, call: handler)
+    ExternalOwner.subscribe(owner) { external in
+      let delivery = ActorOwnerDelivery(owner: external, call: handler)
       let feed = delivery.makeFeed()
       delivery.attach(observeNonisolated { feed($0) })
       return delivery
@@ -58,7 +58,7 @@ extension SharedProperty {
   ) -> any Disposable {
     // The storage keeps the owner's link (`register(owner:)`): it counts, unsubscribes and
     // sweeps the subscription, so the subscription is not listed too (see `OwnerLifetime`).
-    let delivery = ActorOwnerDelivery(owner: OwnerBinding.weak(owner), call: handler)
+    let delivery = ActorOwnerDelivery(owner: ExternalOwner.weak(owner), call: handler)
     let feed = delivery.makeFeed()
     delivery.attach(property.register(owner: owner, replay: true) { _, update in feed(update.value) })
     return delivery
@@ -77,7 +77,7 @@ extension SharedProperty {
     block: @escaping @Sendable (isolated Observer, _ newValue: T, _ oldValue: T) -> Void
   ) -> any Disposable {
     // The storage keeps the owner's link, as in `observe(with:_:)` above.
-    let delivery = ActorOwnerDelivery<Observer, (T, T)>(owner: OwnerBinding.weak(observer)) { observer, values in
+    let delivery = ActorOwnerDelivery<Observer, (T, T)>(owner: ExternalOwner.weak(observer)) { observer, values in
       block(observer, values.0, values.1)
     }
     let feed = delivery.makeFeed()
@@ -113,11 +113,11 @@ final class ActorOwnerDelivery<Owner: Actor, Value: Sendable>: Disposable, FedDe
   typealias Call = @Sendable (isolated Owner, Value) -> Void
 
   private let mailbox: DeliveryMailbox<Value, Call>
-  private let binding: OwnerBinding<Owner>
+  private let external: ExternalOwner<Owner>
   private let upstream = DisposableSlot()
 
-  init(owner: OwnerBinding<Owner>, call: @escaping Call) {
-    binding = owner
+  init(owner: ExternalOwner<Owner>, call: @escaping Call) {
+    external = owner
     mailbox = DeliveryMailbox(handler: call)
   }
 
@@ -133,7 +133,7 @@ final class ActorOwnerDelivery<Owner: Actor, Value: Sendable>: Disposable, FedDe
 
   func enqueue(_ value: Value) {
     // Loaded as the value arrives: the drain runs on the owner, so its task holds it.
-    guard let owner = binding.owner(endingIfGone: self) else { return }
+    guard let owner = external.owner(endingIfGone: self) else { return }
     guard mailbox.post(value) else { return }
     #if DEBUG
     // The drain counts as in flight from this notification until it has run every value.

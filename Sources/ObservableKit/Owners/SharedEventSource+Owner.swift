@@ -34,7 +34,7 @@ extension SharedEventSource {
     if let event = self as? SharedEvent<Value> {
       return event.observeOwnerBound(with: owner, handler)
     }
-    return observeOwnerBoundThroughAPI(with: owner, BoundOwnerCall(handler))
+    return observeOwnerBoundThroughAPI(with: owner, IsolatedOwnerCall(handler))
   }
 
   /// The owner-bound subscription of a source known only by its public API: the source's
@@ -43,14 +43,14 @@ extension SharedEventSource {
   @usableFromInline
   func observeOwnerBoundThroughAPI<Owner: AnyObject & Sendable>(
     with owner: Owner,
-    _ call: BoundOwnerCall<Owner, Value>
+    _ call: IsolatedOwnerCall<Owner, Value>
   ) -> any Disposable {
-    OwnerBinding.bind(owner) { binding in
+    ExternalOwner.subscribe(owner) { external in
       // Filled once the delivery exists: the source's handler ends it through this slot.
       let ending = DisposableSlot()
-      let delivery = OwnerBoundDelivery.make(owner: binding.reference, call) { forward in
+      let delivery = call.delivery(owner: external.reference) { forward in
         observeNonisolated { value in
-          if binding.owner(endingIfGone: ending) != nil { forward(value) }
+          if external.owner(endingIfGone: ending) != nil { forward(value) }
         }
       }
       ending.fill(delivery)
@@ -70,14 +70,14 @@ extension SharedEvent {
     with owner: Owner,
     _ handler: @escaping @isolated(any) @Sendable (Owner, T) -> Void
   ) -> any Disposable {
-    let call = BoundOwnerCall(handler)
+    let call = IsolatedOwnerCall(handler)
     // Tested, not bound: see `observeNonisolated`.
     guard source == nil, event.replay == nil else { return observeOwnerBoundThroughAPI(with: owner, call) }
     let storage = event.storage
     if call.isolation == nil {
       return NonisolatedOwnerDelivery.observe(owner, call, on: storage)
     }
-    return OwnerBoundDelivery.make(owner: WeakReference(owner), call) { forward in
+    return call.delivery(owner: WeakReference(owner)) { forward in
       OwnerForward.subscribe(forward, owner: owner, on: storage)
     }
   }
@@ -90,13 +90,13 @@ extension SharedEvent {
 /// user's `@isolated(any) @Sendable` handler (``init(_:)`` and its siblings), retyped as the
 /// plain function it is (`IsolatedHandlerBox.retypedWithoutIsolation()` argues why that is
 /// called as the handler would be), and `isolation` is that handler's own.
-/// `OwnerBoundDelivery` calls it only as `observe { }` calls a handler of that isolation:
+/// `IsolatedDelivery.route(isolation:_:through:)` calls it only as `observe { }` calls a handler of that isolation:
 /// nonisolated (a `@Sendable` function: from any thread, one call at a time), on the main
 /// actor (where `MainActorDelivery` has checked that main-actor code runs now, trapping
 /// otherwise), or on another actor (in `IsolatedDelivery`'s drain, isolated to that actor and
 /// checked there). Nothing else calls it, and nothing hands it out.
 @usableFromInline
-struct BoundOwnerCall<Owner: AnyObject, Value>: @unchecked Sendable {
+struct IsolatedOwnerCall<Owner: AnyObject, Value>: @unchecked Sendable {
   @usableFromInline let isolation: (any Actor)?
   @usableFromInline let body: (Owner, Value) -> Void
 
@@ -107,8 +107,8 @@ struct BoundOwnerCall<Owner: AnyObject, Value>: @unchecked Sendable {
     body = IsolatedBox(body: handler).retypedWithoutIsolation().body
   }
 
-  /// A call of `body`, made from a handler already bound to `isolation` (a `BoundOwnerCall`
-  /// of another value type, or ``BoundOwnerHandler``'s conversion).
+  /// A call of `body`, made from a handler already bound to `isolation` (a `IsolatedOwnerCall`
+  /// of another value type, or ``OwnerBlockRetyping``'s conversion).
   @inlinable
   init(isolation: (any Actor)?, body: @escaping (Owner, Value) -> Void) {
     self.isolation = isolation
@@ -135,9 +135,9 @@ struct BoundOwnerCall<Owner: AnyObject, Value>: @unchecked Sendable {
 }
 
 /// The retyping of an owner-bound handler of two values (``SharedProperty/subscribe(_:block:)-2l52k``),
-/// as ``BoundOwnerCall/init(_:)`` retypes one of one value; the caller binds the result to
-/// the handler's isolation (``BoundOwnerCall/init(isolation:body:)``).
-enum BoundOwnerHandler<Owner, A, B> {
+/// as ``IsolatedOwnerCall/init(_:)`` retypes one of one value; the caller binds the result to
+/// the handler's isolation (``IsolatedOwnerCall/init(isolation:body:)``).
+enum OwnerBlockRetyping<Owner, A, B> {
   typealias Isolated = @isolated(any) @Sendable (Owner, A, B) -> Void
 
   static func plain(_ handler: @escaping Isolated) -> (Owner, A, B) -> Void {
@@ -151,26 +151,17 @@ enum BoundOwnerHandler<Owner, A, B> {
   private struct SendableBox { let body: @Sendable (Owner, A, B) -> Void }
 }
 
-/// The delivery of an owner-bound call, by its isolation, as `IsolatedDelivery.observe`
-/// delivers a handler; `subscribe` registers the function it is given on the source, behind
-/// the source's own owner check.
-@usableFromInline
-enum OwnerBoundDelivery {
+extension IsolatedOwnerCall where Value: Sendable {
+  /// The delivery of this owner-bound call, by its isolation: the call loading `owner` for
+  /// each value, given to the one choice of a delivery (``IsolatedDelivery/route(isolation:_:through:)``);
+  /// `subscribe` registers the function it is given on the source, behind the source's own
+  /// owner check.
   @inlinable
-  static func make<Owner: AnyObject, Value: Sendable>(
+  func delivery(
     owner: WeakReference,
-    _ call: BoundOwnerCall<Owner, Value>,
     through subscribe: (@escaping @Sendable (Value) -> Void) -> any Disposable
   ) -> any AnyObject & Disposable {
-    let body = call.loadingOwner(owner)
-    guard let isolation = call.isolation else {
-      return NonisolatedDelivery(call: SendableCall(body: body), subscribe: subscribe)
-    }
-    if isolation === MainActor.shared {
-      // `MainActorDelivery` calls it only where main-actor code runs now (see `MainActorCall`).
-      return MainActorDelivery(call: MainActorCall(body: body), subscribe: subscribe)
-    }
-    return IsolatedDelivery(actor: isolation, call: ActorCall(body: body), subscribe: subscribe)
+    IsolatedDelivery.route(isolation: isolation, loadingOwner(owner), through: subscribe)
   }
 }
 
@@ -241,7 +232,7 @@ final class NonisolatedOwnerDelivery<Owner: AnyObject, Value: Sendable>: OwnerLi
   // `withLock`), which also makes the runtime exclusivity checks redundant; the other stored
   // properties are immutable and Sendable, but the storage, whose lock guards all of its
   // state, and the link's weak owner, which the runtime loads atomically and which is never
-  // written after init. The call is `@Sendable` in substance: `BoundOwnerCall` of a
+  // written after init. The call is `@Sendable` in substance: `IsolatedOwnerCall` of a
   // nonisolated handler.
   @usableFromInline let storage: ObserverStorage<Value, Void>
   /// The subscription's id in the storage: written once, under the storage's lock, by the
@@ -249,7 +240,7 @@ final class NonisolatedOwnerDelivery<Owner: AnyObject, Value: Sendable>: OwnerLi
   /// under that lock.
   @exclusivity(unchecked) @usableFromInline var id: UInt64 = 0
   /// Nil once ended.
-  @exclusivity(unchecked) @usableFromInline var call: BoundOwnerCall<Owner, Value>?
+  @exclusivity(unchecked) @usableFromInline var call: IsolatedOwnerCall<Owner, Value>?
   /// Set while a thread calls the handler (see the invariant above).
   @exclusivity(unchecked) @usableFromInline var isDraining = false
   /// The values that came during a call, in order.
@@ -260,7 +251,7 @@ final class NonisolatedOwnerDelivery<Owner: AnyObject, Value: Sendable>: OwnerLi
   @usableFromInline let operate: @Sendable (NonisolatedOwnerDelivery, DeliveryOperation) -> Bool
 
   @inlinable
-  init(owner: Owner, call: BoundOwnerCall<Owner, Value>, storage: ObserverStorage<Value, Void>) {
+  init(owner: Owner, call: IsolatedOwnerCall<Owner, Value>, storage: ObserverStorage<Value, Void>) {
     self.storage = storage
     self.call = call
     operate = { delivery, operation in
@@ -281,7 +272,7 @@ final class NonisolatedOwnerDelivery<Owner: AnyObject, Value: Sendable>: OwnerLi
   @inlinable
   static func observe(
     _ owner: Owner,
-    _ call: BoundOwnerCall<Owner, Value>,
+    _ call: IsolatedOwnerCall<Owner, Value>,
     on storage: ObserverStorage<Value, Void>
   ) -> NonisolatedOwnerDelivery {
     // Made first, and given its id under the lock of the add (a variable the add's closure
@@ -320,7 +311,7 @@ final class NonisolatedOwnerDelivery<Owner: AnyObject, Value: Sendable>: OwnerLi
       end()
       return false
     }
-    let started = storage.withLock { _ -> BoundOwnerCall<Owner, Value>? in
+    let started = storage.withLock { _ -> IsolatedOwnerCall<Owner, Value>? in
       guard let call else { return nil }
       if isDraining {
         waiting.append(value)
@@ -337,7 +328,7 @@ final class NonisolatedOwnerDelivery<Owner: AnyObject, Value: Sendable>: OwnerLi
 
   /// The next value that waits, with the call; nil ends the drain.
   @inlinable
-  func next() -> (BoundOwnerCall<Owner, Value>, Value)? {
+  func next() -> (IsolatedOwnerCall<Owner, Value>, Value)? {
     storage.withLock { _ in
       if let call, let value = waiting.popFirst() { return (call, value) }
       isDraining = false

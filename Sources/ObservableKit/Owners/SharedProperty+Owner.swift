@@ -1,5 +1,5 @@
 // A shared property's owner-bound subscriptions deliver through the family's owner-bound
-// routes (`OwnerBoundDelivery`, in `SharedEventSource+Owner.swift`): they live in Owners/,
+// routes (`IsolatedOwnerCall.delivery(owner:through:)`, in `SharedEventSource+Owner.swift`): they live in Owners/,
 // so that Shared/ names no Owners type.
 
 extension SharedProperty {
@@ -15,8 +15,8 @@ extension SharedProperty {
     _ observer: Observer,
     @_inheritActorContext block: @escaping @isolated(any) @Sendable (Observer, _ newValue: T, _ oldValue: T) -> Void
   ) -> any Disposable {
-    let plain = BoundOwnerHandler.plain(block)
-    return register(owner: observer, replay: false, BoundOwnerCall(isolation: block.isolation) { observer, update in
+    let plain = OwnerBlockRetyping.plain(block)
+    return register(owner: observer, replay: false, IsolatedOwnerCall(isolation: block.isolation) { observer, update in
       plain(observer, update.value, update.oldValue)
     })
   }
@@ -35,15 +35,15 @@ extension SharedProperty {
     with owner: Owner,
     @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (Owner, T) -> Void
   ) -> any Disposable {
-    let handler = BoundOwnerCall(handler)
-    return register(owner: owner, replay: true, BoundOwnerCall(isolation: handler.isolation) { owner, update in
+    let handler = IsolatedOwnerCall(handler)
+    return register(owner: owner, replay: true, IsolatedOwnerCall(isolation: handler.isolation) { owner, update in
       handler.body(owner, update.value)
     })
   }
 
   /// The owner-bound subscription behind ``subscribe(_:block:)`` and ``observe(with:_:)``,
   /// delivered as `observe { }` delivers a handler of `call`'s isolation (see
-  /// `OwnerBoundDelivery`). The storage learns the owner, so ``unsubscribe(_:)`` and the
+  /// `IsolatedOwnerCall.delivery(owner:through:)`). The storage learns the owner, so ``unsubscribe(_:)`` and the
   /// count see it, and it checks the owner for each value and sweeps dead owners. A value
   /// waiting for the handler's actor holds the owner weakly: it is loaded when the call
   /// starts, so a released owner is not kept alive by what waits, and nothing is delivered
@@ -51,9 +51,9 @@ extension SharedProperty {
   private func register<Owner: AnyObject & Sendable>(
     owner: Owner,
     replay: Bool,
-    _ call: BoundOwnerCall<Owner, PropertyUpdate<T>>
+    _ call: IsolatedOwnerCall<Owner, PropertyUpdate<T>>
   ) -> any Disposable {
-    OwnerBoundDelivery.make(owner: WeakReference(owner), call) { forward in
+    call.delivery(owner: WeakReference(owner)) { forward in
       property.register(owner: owner, replay: replay) { _, update in forward(update) }
     }
   }

@@ -35,7 +35,7 @@ extension Property {
     _ observer: Observer,
     block: @escaping (Observer, _ newValue: T, _ oldValue: T) -> Void
   ) -> any Disposable {
-    // The storage's own owner subscription, not `OwnerBinding`: `unsubscribe(_:)` and the
+    // The storage's own owner subscription, not `ExternalOwner`: `unsubscribe(_:)` and the
     // count need the storage to know the owner. register() passes the owner it found alive.
     return register(owner: observer, replay: false) { owner, update in
       block(unsafeDowncast(owner!, to: Observer.self), update.value, update.oldValue)

@@ -312,14 +312,14 @@ public final class Property<T>: PropertySource {
   ) -> any Disposable {
     let link = owner.map(OwnerLink.init)
     var registered: Storage.Handler?
-    var made: PropertySubscriber<OwnerBoundCall>?
+    var made: PropertySubscriber<SubscriberCall>?
     let storage = storage
     // Local functions, not closures in constants: passed only as non-escaping arguments,
     // they capture `made` and `registered` without boxing them.
     func makeHandler(_ id: UInt64) -> Storage.Handler {
       // One object holds the version, the owner check and the handler; the closure the
       // storage keeps captures only it, so it is the closure's context.
-      let subscriber = PropertySubscriber(OwnerBoundCall(owner: link, storage: storage, id: id, handler: handler))
+      let subscriber = PropertySubscriber(SubscriberCall(owner: link, storage: storage, id: id, handler: handler))
       made = subscriber
       let deliver: Storage.Handler = { update in
         let call = subscriber.call
@@ -370,7 +370,7 @@ public final class Property<T>: PropertySource {
   /// What an owner-bound subscriber calls: the owner, held weakly, the subscription to end
   /// once it has gone, and the handler.
   @usableFromInline
-  struct OwnerBoundCall {
+  struct SubscriberCall {
     @usableFromInline let owner: OwnerLink?
     @usableFromInline let storage: Storage
     @usableFromInline let id: UInt64

@@ -11,7 +11,7 @@
 /// needed; the one write outside a turn, at subscription, is made under the storage lock
 /// before the subscriber can be reached by any pass.
 ///
-/// The handler sits in a struct (`Property.ValueCall`, `Property.OwnerBoundCall`), not in a
+/// The handler sits in a struct (`Property.ValueCall`, `Property.SubscriberCall`), not in a
 /// field of type `Call` itself: a closure stored as a generic type is stored at its most
 /// general abstraction, which wraps it in one more allocated thunk per subscription (S8p's
 /// bytes per live subscription show it). A struct's `(T) -> Void` field takes the handler as `observe` received it.

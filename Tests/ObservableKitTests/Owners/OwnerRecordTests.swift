@@ -163,7 +163,7 @@ struct OwnerRecordTests {
       // whenever the links have doubled since the last, so the storage holds a few dozen.
       #expect(mostHeld <= 64, "subscriptions held at once: \(mostHeld)")
     default:
-      // The shared family's owner form is listed process-wide (`BoundSubscriptions`), which
+      // The shared family's owner form is listed process-wide (`OwnerLifetimeList`), which
       // other tests share: bounded by twice the live subscriptions of the whole process.
       #expect(mostHeld <= 4_096, "subscriptions held at once: \(mostHeld)")
     }
@@ -200,11 +200,11 @@ struct OwnerRecordTests {
     // tests share the list and may be sweeping it at that moment (one sweep runs at a time,
     // over the links it copied when it began), so a round that finds a sweep running is
     // followed by another; a bounded number of rounds, not a wait.
-    let list = BoundSubscriptions.shared
+    let list = OwnerLifetimeList.shared
     let filler = ObservableEvent<Int>()
     let fillerOwner = LongLivedOwner()
     for _ in 0..<8 where event.observerCount != 0 {
-      for _ in 0..<(list.count + BoundSubscriptions.minimumSweepSize) {
+      for _ in 0..<(list.count + OwnerLifetimeList.minimumSweepSize) {
         filler.map { $0 }.observe(with: fillerOwner) { _, _ in }
       }
     }
@@ -244,7 +244,7 @@ struct OwnerRecordTests {
     let event = ObservableEvent<Int>()
     let shared = SharedEvent<Int>()
     // A list of its own, so that the test decides when it sweeps.
-    let list = BoundSubscriptions()
+    let list = OwnerLifetimeList()
     let survivor = LongLivedOwner()
     do {
       let owner = LongLivedOwner()
@@ -259,7 +259,7 @@ struct OwnerRecordTests {
       #expect(property.isObserved && shared.isObserved && event.isObserved)
     }
     let alive = shared.observe(with: survivor) { _, _ in }
-    for _ in 0..<BoundSubscriptions.minimumSweepSize {
+    for _ in 0..<OwnerLifetimeList.minimumSweepSize {
       list.add(owner: WeakReference(survivor), alive as AnyObject as! any AnyObject & Disposable)
     }
     #expect(!property.isObserved && !event.isObserved)
@@ -267,7 +267,7 @@ struct OwnerRecordTests {
     #expect(tracker.liveCount == 0, "every handler of the dead owner was released")
     // Three entries of the dead owner, then 64 of the survivor's: the sweep at 64 dropped
     // the three, and three more came after it.
-    #expect(list.count == BoundSubscriptions.minimumSweepSize, "the dead owner's entries are gone: \(list.count)")
+    #expect(list.count == OwnerLifetimeList.minimumSweepSize, "the dead owner's entries are gone: \(list.count)")
     alive.dispose()
   }
 

@@ -40,7 +40,7 @@ enum FamilySource: Int, CaseIterable, CustomStringConvertible {
 enum FamilyForm: CaseIterable {
   case plain, owner, subscribe, once, take3, queue, mainActor, isolated
   /// `observe { }` with a main-actor handler: on a plain `SharedEvent`, a subscription kept
-  /// in the event's own storage (`MainActorEntry`).
+  /// in the event's own storage (`MainActorSubscription`).
   case mainActorIsolated
 
   /// Whether the handler runs synchronously on the walk's thread outside any task, so that it

@@ -6,7 +6,7 @@ import TestSupport
 @testable import ObservableKit
 
 /// The windows of a main-actor subscription kept in the event's own storage
-/// (`MainActorEntry`): a call on the main actor made without a lock, the mailbox that the
+/// (`MainActorSubscription`): a call on the main actor made without a lock, the mailbox that the
 /// first value that must wait makes (replacing the storage's handler), `dispose()`, and the
 /// event's release while values wait.
 ///
@@ -26,7 +26,7 @@ struct ScheduleExplorationEntryTests {
 
   /// Registers `body` as `SharedEvent.observe { }` does for a main-actor handler.
   static func observeOnMainActor(_ event: SharedEvent<Int>, _ body: @escaping (Int) -> Void) -> any Disposable {
-    MainActorEntry<Int, Void>.observe(MainActorCall(body: body), on: event.event.storage)
+    MainActorSubscription<Int, Void>.observe(MainActorCall(body: body), on: event.event.storage)
   }
 
   /// Lets every main-actor job started so far run: main-actor jobs go through the main queue.

@@ -199,12 +199,12 @@ struct ScheduleExplorationTests {
     final class Owner: Sendable {}
     struct State {
       let property = Property(0)
-      let list = BoundSubscriptions()
+      let list = OwnerLifetimeList()
       let owner = Owner()
       // The subscriptions the source would keep alive (the list holds them weakly).
       let kept = Guarded<[DisposableSlot]>([])
 
-      /// A subscription object on the property, as `OwnerBinding` makes (without listing it
+      /// A subscription object on the property, as `ExternalOwner` makes (without listing it
       /// in the process-wide list, which would make the schedule depend on other tests).
       func subscription() -> DisposableSlot {
         let slot = DisposableSlot()
@@ -216,7 +216,7 @@ struct ScheduleExplorationTests {
       setUp: {
         let state = State()
         // Ended subscriptions, one short of the sweep size: the next add sweeps.
-        for _ in 0..<(BoundSubscriptions.minimumSweepSize - 1) {
+        for _ in 0..<(OwnerLifetimeList.minimumSweepSize - 1) {
           let slot = state.subscription()
           slot.dispose()
           state.list.add(owner: WeakReference(state.owner), slot)

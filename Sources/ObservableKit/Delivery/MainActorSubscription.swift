@@ -40,7 +40,7 @@
 /// - ``mailbox`` is written once, under the storage's lock, and read under it or, as argued
 ///   above, by code the lock ordered after the write.
 @usableFromInline
-final class MainActorEntry<Value: Sendable, State>: MainActorCalling, @unchecked Sendable {
+final class MainActorSubscription<Value: Sendable, State>: MainActorCalling, @unchecked Sendable {
   @usableFromInline typealias Mailbox = MainActorMailbox<Value, State>
 
   @usableFromInline let call: MainActorCall<Value>
@@ -69,7 +69,7 @@ final class MainActorEntry<Value: Sendable, State>: MainActorCalling, @unchecked
     let object = storage.identity
     let id = storage.add(
       { id in
-        let entry = MainActorEntry(call: call, storage: object, id: id)
+        let entry = MainActorSubscription(call: call, storage: object, id: id)
         return { entry.receive($0) }
       },
       reading: { _, _ in () }
@@ -178,7 +178,7 @@ final class MainActorEntry<Value: Sendable, State>: MainActorCalling, @unchecked
   }
 }
 
-/// The mailbox of a ``MainActorEntry`` whose value had to wait: the values in order, and the
+/// The mailbox of a ``MainActorSubscription`` whose value had to wait: the values in order, and the
 /// entry while the mailbox is open (the drain calls its handler). The storage keeps it beside
 /// the subscription as the subscription's link, which is how it hears of the end:
 /// - `dispose()` removes the subscription through the storage, which calls ``removed()``:
@@ -196,10 +196,10 @@ final class MainActorEntry<Value: Sendable, State>: MainActorCalling, @unchecked
 /// a weak reference the runtime loads atomically, is never set.
 @usableFromInline
 final class MainActorMailbox<Value: Sendable, State>: OwnerLink, DrainCounting, @unchecked Sendable {
-  @usableFromInline let waiting: DeliveryMailbox<Value, MainActorEntry<Value, State>>
+  @usableFromInline let waiting: DeliveryMailbox<Value, MainActorSubscription<Value, State>>
 
   @inlinable
-  init(entry: MainActorEntry<Value, State>) {
+  init(entry: MainActorSubscription<Value, State>) {
     waiting = DeliveryMailbox(handler: entry)
     super.init()
   }

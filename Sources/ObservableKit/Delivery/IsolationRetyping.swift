@@ -9,13 +9,14 @@
 /// retyped as the plain function of its signature
 /// (``IsolatedHandlerBox/retypedWithoutIsolation()``, which argues why it is called exactly
 /// as the handler), called only where the handler's isolation is current:
-/// - ``nonisolatedCall(_:)`` is taken only when `isolation` is nil (a precondition): the
-///   function runs on any thread, and it is `@Sendable`, so calling it from the notifying
-///   thread is what its type allows. Its calls still never overlap: the delivery calls it
-///   from one drain at a time.
+/// - a handler whose `isolation` is nil is called by `NonisolatedDelivery`
+///   (`IsolatedDelivery.route(isolation:_:through:)` chooses by that nil): the function runs
+///   on any thread, and it is `@Sendable`, so calling it from the notifying thread is what its
+///   type allows. Its calls still never overlap: the delivery calls it from one drain at a
+///   time.
 /// - ``mainActorCall(_:)`` is made only when `isolation` is the main actor, checked there by
 ///   identity in the same step, so no route can take a handler of another isolation.
-///   `MainActorDelivery` and `MainActorEntry` call the result only where main-actor code may
+///   `MainActorDelivery` and `MainActorSubscription` call the result only where main-actor code may
 ///   run now: right after `MainActorNow.isCurrent` held on the notifying thread, or in a
 ///   drain started by a main-actor job, which checks `isCurrent` again with a precondition
 ///   (`MainActorCalling.drainFromJob`); the rule they follow for the handlers of
@@ -29,15 +30,8 @@
 /// `SharedDeliveryTests` pins the conversion (captures, generic and large values, method
 /// references) on every delivery path.
 @usableFromInline
-enum BoundHandler<Value> {
+enum IsolationRetyping<Value> {
   @usableFromInline typealias Isolated = @isolated(any) @Sendable (Value) -> Void
-
-  /// `handler`, known to be nonisolated, in the form the delivery calls.
-  @inlinable
-  static func nonisolatedCall(_ handler: @escaping Isolated) -> SendableCall<Value> {
-    precondition(handler.isolation == nil, "a handler isolated to an actor called as nonisolated")
-    return SendableCall(body: IsolatedBox(body: handler).retypedWithoutIsolation().body)
-  }
 
   /// `handler` in the form the delivery calls, if it is isolated to the main actor (checked
   /// here, by identity, in the same step); nil otherwise. One question to the runtime: each
@@ -84,7 +78,7 @@ protocol IsolatedHandlerBox {
 extension IsolatedHandlerBox {
   /// The handler this box holds, as the plain function of its signature: the one place the
   /// library retypes an isolated handler (the shared family's `@isolated(any)` handlers, in
-  /// `BoundHandler`, `ActorCall`, `BoundOwnerCall` and `BoundOwnerHandler`, and the
+  /// `IsolationRetyping`, `ActorCall`, `IsolatedOwnerCall` and `OwnerBlockRetyping`, and the
   /// `@MainActor` handlers of `observe(on: MainActor.shared)`, in `MainActorCall`).
   ///
   /// Why the result is called exactly as the handler would be, in the compiler's sources
@@ -117,14 +111,14 @@ extension IsolatedHandlerBox {
   /// What the caller must guarantee: the result's type no longer says where it may run, so
   /// the compiler no longer keeps it there; the caller calls it only where the handler's
   /// isolation is current, checked at run time (argued at each caller):
-  /// - nonisolated (`BoundHandler.nonisolatedCall`, and a `BoundOwnerCall` whose
-  ///   `isolation` is nil): checked nil first; called from any thread, one call at a time;
-  /// - the main actor (`BoundHandler.mainActorCall`, checked by identity; `MainActorCall`'s
-  ///   `@MainActor` handlers; a `BoundOwnerCall` routed by its `isolation`): called only
+  /// - nonisolated (a handler or an `IsolatedOwnerCall` whose `isolation` is nil, routed by
+  ///   `IsolatedDelivery.route(isolation:_:through:)`): checked nil first; called from any thread, one call at a time;
+  /// - the main actor (`IsolationRetyping.mainActorCall`, checked by identity; `MainActorCall`'s
+  ///   `@MainActor` handlers; a handler routed by its `isolation`): called only
   ///   right after `MainActorNow.isCurrent` held on the calling thread, or from a main-actor
   ///   job's drain, which checks `isCurrent` again with a precondition;
   /// - another actor (`ActorCall`, which checks the handler's isolation with a precondition;
-  ///   a `BoundOwnerCall` routed by its `isolation`): called only from `IsolatedDelivery`'s
+  ///   a `IsolatedOwnerCall` routed by its `isolation`): called only from `IsolatedDelivery`'s
   ///   drain, whose `isolated` parameter is that actor, and which checks that it runs there
   ///   with `preconditionIsolated` where the OS has it (from macOS 14, iOS 17, tvOS 17 and
   ///   watchOS 10 on, and on every other platform).
@@ -145,7 +139,7 @@ extension IsolatedHandlerBox {
 ///
 /// Soundness of the `@unchecked Sendable`: `body` is a `@MainActor` function retyped once, at
 /// subscription (`IsolatedHandlerBox.retypedWithoutIsolation()`), or a handler checked there
-/// to be isolated to the main actor (`BoundHandler.mainActorCall`, `OwnerBoundDelivery`), so
+/// to be isolated to the main actor (`IsolationRetyping.mainActorCall`, `IsolatedDelivery.route(isolation:_:through:)`), so
 /// it is main-actor code, bound to the main actor.
 /// `MainActorDelivery` calls it only where main-actor code may run now: right after
 /// `MainActorNow.isCurrent` held on this thread, or from a main-actor job, and each drain
@@ -157,7 +151,7 @@ struct MainActorCall<Value>: @unchecked Sendable {
 
   @inlinable
   init(_ handler: @escaping @MainActor (Value) -> Void) {
-    body = BoundHandler.MainActorBox(body: handler).retypedWithoutIsolation().body
+    body = IsolationRetyping.MainActorBox(body: handler).retypedWithoutIsolation().body
   }
 
   @inlinable

@@ -4,7 +4,7 @@ import ObservableKitShims
 /// every form that registers through a source's public API: the owner is held weakly, so
 /// the subscription keeps it alive only while a call runs; each call gets it strongly; the
 /// first value that finds it gone ends the subscription, before the notification returns,
-/// so it stops counting then; and ``bind(_:_:)`` lists the subscription with its owner
+/// so it stops counting then; and ``subscribe(_:_:)`` lists the subscription with its owner
 /// (``OwnerLifetime``), so that it ends once the owner is found gone, without any value.
 ///
 /// The forms differ only in what carries a value to the handler: a synchronous call, a
@@ -13,7 +13,7 @@ import ObservableKitShims
 /// (`ObservableEvent.observe(with:_:)`, the property's `register(owner:)`, behind
 /// `subscribe(_:)`) stays apart: the storage knows the owner, so that `unsubscribe(_:)`
 /// finds the subscription and a gone owner stops counting at once, before any value.
-struct OwnerBinding<Owner: AnyObject>: Sendable {
+struct ExternalOwner<Owner: AnyObject>: Sendable {
   /// The owner, held weakly.
   let reference: WeakReference
 
@@ -22,25 +22,25 @@ struct OwnerBinding<Owner: AnyObject>: Sendable {
   }
 
   /// Makes an owner-bound subscription: `make` builds it from the owner held weakly and
-  /// connects it to its source; the subscription is then bound to the owner's life. It must
-  /// be an object the source keeps alive while it lasts (see ``OwnerLifetime/bind(_:to:)``).
-  static func bind(
+  /// connects it to its source; the subscription is then tied to the owner's life. It must
+  /// be an object the source keeps alive while it lasts (see ``OwnerLifetime/tie(_:to:)``).
+  static func subscribe(
     _ owner: Owner,
-    _ make: (OwnerBinding) -> any AnyObject & Disposable
+    _ make: (ExternalOwner) -> any AnyObject & Disposable
   ) -> any Disposable {
-    let binding = OwnerBinding(owner)
+    let external = ExternalOwner(owner)
     // A source whose observer count starts and stops work (an event fed by an async
     // sequence) reads the owner from this frame while `make` subscribes to it, and sweeps it
-    // while that work runs (see `OwnerBindingFrame`).
-    let subscription = OwnerBindingFrame.whileBinding(binding.reference) { make(binding) }
-    OwnerLifetime.bind(subscription, to: binding.reference)
+    // while that work runs (see `ExternalOwnerFrame`).
+    let subscription = ExternalOwnerFrame.whileSubscribing(external.reference) { make(external) }
+    OwnerLifetime.tie(subscription, to: external.reference)
     return subscription
   }
 
-  /// The owner held weakly, with nothing bound to its life: for a call behind a storage's
+  /// The owner held weakly, with nothing tied to its life: for a call behind a storage's
   /// own owner-bound subscription, where the storage keeps the owner's link itself.
-  static func weak(_ owner: Owner) -> OwnerBinding {
-    OwnerBinding(owner)
+  static func weak(_ owner: Owner) -> ExternalOwner {
+    ExternalOwner(owner)
   }
 
   /// The owner, strongly, for the duration of one call; nil once its deinit has begun.
@@ -61,7 +61,7 @@ struct OwnerBinding<Owner: AnyObject>: Sendable {
 
 /// The owners of the owner-bound subscriptions being made on this thread: a thread-local
 /// frame (a `PassFrame` marked with ``marker``, pointing at the owner) that
-/// ``OwnerBinding/bind(_:_:)`` pushes while it subscribes, so that a source the subscription
+/// ``ExternalOwner/subscribe(_:_:)`` pushes while it subscribes, so that a source the subscription
 /// reaches, directly or through an operator chain, learns the owner it serves without any
 /// record of the owner. Only a source whose observer count starts or stops work asks
 /// (`AsyncEventSource`): nothing announces an owner's death, so it checks the owners it
@@ -70,20 +70,20 @@ struct OwnerBinding<Owner: AnyObject>: Sendable {
 /// Only the frames on top of the thread's stack count, up to the first other frame: a
 /// handler run during the subscription (a replay) runs inside its source's pass frame, so a
 /// subscription that handler makes is not taken for one of the outer owner.
-enum OwnerBindingFrame {
+enum ExternalOwnerFrame {
   private final class Marker: Sendable {}
   private static let marker = Marker()
 
   /// Runs `body` with `owner` as the innermost owner being bound on this thread. One
   /// thread-local store and one restore per owner-bound subscription of the API route.
-  static func whileBinding<R>(_ owner: WeakReference, _ body: () -> R) -> R {
+  static func whileSubscribing<R>(_ owner: WeakReference, _ body: () -> R) -> R {
     var owner = owner
     return withUnsafeMutablePointer(to: &owner) { pointer in
       PassFrame.withFrame(owner: ObjectIdentifier(marker), queue: UnsafeMutableRawPointer(pointer), body)
     }
   }
 
-  /// The owners being bound on this thread, innermost first; empty outside a binding.
+  /// The owners subscribing on this thread, innermost first; empty outside such a subscription.
   static var currentOwners: [WeakReference] {
     var owners: [WeakReference] = []
     let id = ObjectIdentifier(marker)
