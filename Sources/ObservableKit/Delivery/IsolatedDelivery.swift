@@ -46,7 +46,15 @@ final class IsolatedDelivery<Value: Sendable>: Disposable, FedDelivery, DrainCou
     _ handler: @escaping @isolated(any) @Sendable (Value) -> Void,
     through subscribe: (@escaping @Sendable (Value) -> Void) -> any Disposable
   ) -> any Disposable {
-    route(
+    // The nonisolated case is `route`'s first, written out here: built in place, the
+    // retyped handler moves into its call; through `route`'s parameter it cost a retain per
+    // subscription (check-thresholds.sh, S3s and S8s).
+    if handler.isolation == nil {
+      return NonisolatedDelivery(
+        call: SendableCall(body: IsolationRetyping.IsolatedBox(body: handler).retypedWithoutIsolation().body),
+        subscribe: subscribe)
+    }
+    return route(
       isolation: handler.isolation,
       IsolationRetyping.IsolatedBox(body: handler).retypedWithoutIsolation().body,
       through: subscribe)
