@@ -210,7 +210,7 @@ final class StoredPropertyPersistence<Storage: PropertyStorage>: PropertyPersist
 
 /// The persistences of one location in this process, so that a write through one reaches
 /// the others on every platform, whether or not the platform reports it.
-final class PersistenceGroup: @unchecked Sendable {
+final class PersistenceGroup: Sendable {
   // `members` (a `Locked`, its own mutex) guards the list; the registry its table.
   private let members = Locked<[WeakReference]>([])
 
