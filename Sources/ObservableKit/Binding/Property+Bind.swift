@@ -86,7 +86,9 @@ extension ReadOnlyProperty {
   /// disposed.
   @discardableResult
   public func bind(to target: Property<Value>) -> any Disposable {
-    OneWayBinding.start(target) { handler in observe(handler) }
+    OneWayBinding.start(target) { handling in
+      observe { [weak target] value in handling.deliver(value, to: target) }
+    }
   }
 }
 
@@ -96,10 +98,10 @@ extension SharedReadOnlyProperty {
   /// `target` bound into it is a no-op.
   @discardableResult
   public func bind(to target: SharedProperty<Value>) -> any Disposable {
-    OneWayBinding.start(target.property) { handler in
-      // The target is a SharedProperty's: setting it from any thread is allowed.
-      let send = UncheckedSendableHandler(handler)
-      return observeNonisolated { send.handler($0) }
+    OneWayBinding.start(target.property) { handling in
+      // The handler holds the SharedProperty, which may be set from any thread, so it is
+      // `@Sendable` as it stands.
+      observeNonisolated { [weak target] value in handling.deliver(value, to: target?.property) }
     }
   }
 }
@@ -114,7 +116,7 @@ enum OneWayBinding {
   /// What a subscription's handler keeps. Its lock guards it: a shared source may deliver on
   /// any thread (one thread at a time, but a replay left for another thread may run while
   /// `start` still runs).
-  struct State {
+  struct State: Sendable {
     /// The set whose propagation the handler last joined: the target and version of the
     /// binding frame it found under the pass.
     var joined: (ObjectIdentifier, UInt64)?
@@ -124,46 +126,54 @@ enum OneWayBinding {
     var boundToItself = false
   }
 
-  static func start<Value>(
-    _ target: Property<Value>, observe: (@escaping (Value) -> Void) -> any Disposable
-  ) -> any Disposable {
+  /// What a binding's handler keeps besides its target, which each family's handler holds
+  /// weakly in its own way (a confined handler the `Property`, a shared one the
+  /// `SharedProperty`, so that it is `@Sendable`).
+  struct Handling: Sendable {
     let slot = DisposableSlot()
-    let targetID = target.storage.objectID
+    let targetID: ObjectIdentifier
     let state = Locked(State())
-    let token = PassFrame.withFrame(owner: BindingFrame.startMarker, queue: nil) {
-      observe { [weak target] value in
-        guard let target else { return slot.dispose() }
-        let heard = BindingFrame.delivery()
-        if heard.storage == targetID {
-          // The source delivers from the target's own pass: it is a view of the target, and
-          // setting the target from it would feed its own sets back for ever.
-          state.withLock { if !$0.started { $0.boundToItself = true } }
-          return
-        }
-        let propagation: BindingPropagation
-        if let setBy = heard.setBy,
-          state.withLock({ state in
-            // The first time this handler hears the frame's set: later ones in the same
-            // pass are sets queued behind it, which start propagations of their own.
-            if let last = state.joined, last == (setBy.1, setBy.2) { return false }
-            state.joined = (setBy.1, setBy.2)
-            return true
-          })
-        {
-          propagation = setBy.0
-        } else {
-          propagation = .oneWay(from: heard.storage)
-        }
-        if BindingFrame.hasReached(targetID, in: propagation) { return }
-        set(value, of: target, targetID, in: propagation)
+
+    /// Carries `value` to `target` (nil once it has gone: the binding then ends).
+    func deliver<Value>(_ value: Value, to target: Property<Value>?) {
+      guard let target else { return slot.dispose() }
+      let heard = BindingFrame.delivery()
+      if heard.storage == targetID {
+        // The source delivers from the target's own pass: it is a view of the target, and
+        // setting the target from it would feed its own sets back for ever.
+        state.withLock { if !$0.started { $0.boundToItself = true } }
+        return
       }
+      let propagation: BindingPropagation
+      if let setBy = heard.setBy,
+        state.withLock({ state in
+          // The first time this handler hears the frame's set: later ones in the same
+          // pass are sets queued behind it, which start propagations of their own.
+          if let last = state.joined, last == (setBy.1, setBy.2) { return false }
+          state.joined = (setBy.1, setBy.2)
+          return true
+        })
+      {
+        propagation = setBy.0
+      } else {
+        propagation = .oneWay(from: heard.storage)
+      }
+      if BindingFrame.hasReached(targetID, in: propagation) { return }
+      OneWayBinding.set(value, of: target, targetID, in: propagation)
     }
-    slot.fill(token)
-    if state.withLock({ $0.started = true; return $0.boundToItself }) {
+  }
+
+  /// Starts a binding into `target`: `observe` subscribes a handler that calls the given
+  /// ``Handling/deliver(_:to:)`` with each value.
+  static func start<Value>(_ target: Property<Value>, observe: (Handling) -> any Disposable) -> any Disposable {
+    let handling = Handling(targetID: target.storage.objectID)
+    let token = PassFrame.withFrame(owner: BindingFrame.startMarker, queue: nil) { observe(handling) }
+    handling.slot.fill(token)
+    if handling.state.withLock({ $0.started = true; return $0.boundToItself }) {
       // A defined no-op, as `a.bind(to: a)` is: nothing stays subscribed.
-      slot.dispose()
+      handling.slot.dispose()
     }
-    return slot
+    return handling.slot
   }
 
   /// `target.value = value`, made in `propagation`: a frame on this thread names the set,
@@ -188,10 +198,3 @@ enum OneWayBinding {
   }
 }
 
-/// A handler that sets a ``SharedProperty``'s inner property, which is thread-safe.
-struct UncheckedSendableHandler<Value>: @unchecked Sendable {
-  // Made only by `SharedReadOnlyProperty.bind(to:)`, whose handler captures the inner
-  // property of a SharedProperty (weakly) and a DisposableSlot: both safe from any thread.
-  let handler: (Value) -> Void
-  init(_ handler: @escaping (Value) -> Void) { self.handler = handler }
-}
